@@ -1,0 +1,25 @@
+// Two projects: pure unit specs beside the code, and e2e specs that boot the real app.
+// ts-jest with isolatedModules: no type-check here (tsc --noEmit does that in `npm run check`).
+const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/seeds/**/*.spec.ts'],
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['reflect-metadata'],
+      testTimeout: 30000,
+    },
+  ],
+};
