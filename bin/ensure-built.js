@@ -1,0 +1,35 @@
+'use strict';
+// Builds dist/ when it is missing or older than any source, so `npm start` and
+// `npx linkpilot` work right after `npm ci` and after every edit.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const root = path.resolve(__dirname, '..');
+const marker = path.join(root, 'dist', 'src', 'main.js');
+const sourceRoots = ['src', 'migrations', 'seeds', 'tsconfig.json', 'tsconfig.build.json'];
+
+function newestMtimeMs(entry) {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (stat === undefined) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs
+    .readdirSync(entry)
+    .reduce((newest, name) => Math.max(newest, newestMtimeMs(path.join(entry, name))), stat.mtimeMs);
+}
+
+function ensureBuilt() {
+  const built = fs.statSync(marker, { throwIfNoEntry: false });
+  const newestSource = Math.max(...sourceRoots.map((entry) => newestMtimeMs(path.join(root, entry))));
+  if (built !== undefined && built.mtimeMs >= newestSource) return;
+  process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
+  fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  // tsc leaves unchanged outputs untouched; stamp the marker so the next run skips the build.
+  fs.utimesSync(marker, new Date(), new Date());
+}
+
+module.exports = { ensureBuilt };

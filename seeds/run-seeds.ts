@@ -1,0 +1,7 @@
+import { DataSource } from 'typeorm';
+import { seedPlans } from './plans.seed';
+
+/** Every seed, in dependency order; each is idempotent, so this runs at every `npm start`. */
+export async function runSeeds(dataSource: DataSource): Promise<Record<string, number>> {
+  return { plans: await seedPlans(dataSource) };
+}

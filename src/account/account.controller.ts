@@ -1,0 +1,20 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, Caller } from '../auth/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { AccountResponse } from './account.response';
+import { AccountService } from './account.service';
+
+@ApiTags('account')
+@ApiBearerAuth()
+@Controller('account')
+export class AccountController {
+  constructor(private readonly account: AccountService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The caller's plan and click usage this period" })
+  @ApiEnvelopedOk(AccountResponse)
+  getAccount(@Caller() caller: AuthContext): Promise<AccountResponse> {
+    return this.account.getAccount(caller.creatorId);
+  }
+}

@@ -1,0 +1,22 @@
+/** The monthly click-quota period (UTC calendar month, reset on the 1st) containing a moment. */
+export interface BillingPeriod {
+  /** `YYYY-MM`, the suffix of the period's quota counter key. */
+  id: string;
+  /** First day, `YYYY-MM-DD`. */
+  start: string;
+  /** Last day, `YYYY-MM-DD`. */
+  end: string;
+}
+
+export function billingPeriodOf(nowMs: number): BillingPeriod {
+  const now = new Date(nowMs);
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const id = `${year}-${String(month + 1).padStart(2, '0')}`;
+  return { id, start: `${id}-01`, end: `${id}-${String(lastDay).padStart(2, '0')}` };
+}
+
+/** The Redis key of a creator's click counter for a period; hash-tagged by creator. */
+export const quotaCounterKey = (creatorId: string, periodId: string): string =>
+  `quota:{${creatorId}}:${periodId}`;

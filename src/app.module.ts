@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccountModule } from './account/account.module';
+import { ApiAccessGuard } from './auth/api-access.guard';
+import { AuthModule } from './auth/auth.module';
+import { CommonModule } from './common/common.module';
+import { ConfigModule } from './config/config.module';
+import { AppConfig } from './config/env';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { KvModule } from './kv/kv.module';
+import { NetworksModule } from './networks/networks.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule,
+        DatabaseModule,
+        KvModule,
+        AuthModule,
+        RateLimitModule,
+        AccountModule,
+        NetworksModule,
+        HealthModule,
+      ],
+      providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],
+    };
+  }
+}

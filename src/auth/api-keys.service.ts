@@ -1,0 +1,187 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ulid } from 'ulid';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { Clock } from '../common/clock';
+import { ApiKeyEntity, KeyEnvironment } from './api-key.entity';
+import { displayPrefixOf, generateApiKey, hashApiKey, isSameHash, parseApiKey } from './api-key-format';
+import { AuthContext } from './auth-context';
+import { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist';
+
+/** lastUsedAt is a dashboard hint: one write per key per minute is plenty. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface IssuedApiKey {
+  keyId: string;
+  /** Shown once; only its hash is stored. */
+  apiKey: string;
+  displayPrefix: string;
+  environment: KeyEnvironment;
+  ipAllowlist: string[];
+  createdAt: string;
+}
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly lastTouchedMs = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly apiKeys: Repository<ApiKeyEntity>,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Authenticates a request: the key, then the plan's API access, then the key's IP
+   * allowlist. Reads the database on every call (one indexed join), so a revocation or a
+   * plan change made with the CLI applies to the very next request.
+   */
+  async authenticate(authorization: string | undefined, clientIp: string): Promise<AuthContext> {
+    const key = extractBearerKey(authorization);
+    if (parseApiKey(key) === null) {
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'The API key is malformed.');
+    }
+    const keyHash = hashApiKey(key);
+    const record = await this.apiKeys.findOne({
+      where: { keyHash },
+      relations: { creator: { plan: true } },
+    });
+    if (record === null || !isSameHash(record.keyHash, keyHash)) {
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'The API key is not recognised.');
+    }
+    if (record.revokedAt !== null) {
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'The API key has been revoked.');
+    }
+    const plan = record.creator?.plan;
+    if (plan === undefined) throw new Error(`API key ${record.id} has no creator plan`);
+    if (!plan.hasApiAccess) {
+      throw new AppError(
+        ErrorCode.PUBLISHER_TIER_REQUIRED,
+        `API access needs the Publisher or Enterprise plan; this key's account is on ${plan.displayName}.`,
+      );
+    }
+    if (record.environment === 'test' && plan.id !== 'enterprise') {
+      throw new AppError(
+        ErrorCode.ENTERPRISE_TIER_REQUIRED,
+        'Test keys work only for Enterprise accounts.',
+      );
+    }
+    if (!isIpAllowed(clientIp, record.ipAllowlist)) {
+      throw new AppError(
+        ErrorCode.IP_NOT_ALLOWLISTED,
+        `Requests from ${clientIp} are not allowed for this API key.`,
+      );
+    }
+    this.touchLastUsed(record.id);
+    return {
+      keyId: record.id,
+      creatorId: record.creatorId,
+      environment: record.environment,
+      plan,
+    };
+  }
+
+  /** Issues a key; test keys and IP allowlists are for Enterprise creators only. */
+  async issue(
+    creatorId: string,
+    planId: string,
+    environment: KeyEnvironment,
+    ipAllowlist: string[],
+  ): Promise<IssuedApiKey> {
+    const normalised = checkKeyOptions(planId, environment, ipAllowlist);
+    const apiKey = generateApiKey(environment);
+    const entity = this.apiKeys.create({
+      id: ulid(),
+      creatorId,
+      keyHash: hashApiKey(apiKey),
+      displayPrefix: displayPrefixOf(apiKey),
+      environment,
+      ipAllowlist: normalised,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    const saved = await this.apiKeys.save(entity);
+    return {
+      keyId: saved.id,
+      apiKey,
+      displayPrefix: saved.displayPrefix,
+      environment,
+      ipAllowlist: normalised,
+      createdAt: saved.createdAt.toISOString(),
+    };
+  }
+
+  /** Revokes a key; revoking twice keeps the first revocation time. */
+  async revoke(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
+    const record = await this.apiKeys.findOneBy({ id: keyId });
+    if (record === null) {
+      throw new AppError(ErrorCode.VALIDATION_ERROR, `No API key with id ${keyId}.`);
+    }
+    if (record.revokedAt === null) {
+      record.revokedAt = new Date(this.clock.nowMs());
+      await this.apiKeys.save(record);
+    }
+    return { keyId, revokedAt: record.revokedAt.toISOString() };
+  }
+
+  private touchLastUsed(keyId: string): void {
+    const nowMs = this.clock.nowMs();
+    if (nowMs - (this.lastTouchedMs.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouchedMs.set(keyId, nowMs);
+    this.apiKeys
+      .update({ id: keyId }, { lastUsedAt: new Date(nowMs) })
+      .catch((error: unknown) =>
+        this.logger.warn(`Could not record last use of key ${keyId}: ${String(error)}`),
+      );
+  }
+}
+
+function extractBearerKey(authorization: string | undefined): string {
+  if (authorization === undefined || authorization.trim() === '') {
+    throw new AppError(
+      ErrorCode.UNAUTHORIZED,
+      'Missing Authorization header; send "Authorization: Bearer <API key>".',
+    );
+  }
+  const match = /^Bearer +(\S+) *$/.exec(authorization);
+  if (match === null) {
+    throw new AppError(
+      ErrorCode.UNAUTHORIZED,
+      'The Authorization header must be "Bearer <API key>".',
+    );
+  }
+  return match[1];
+}
+
+/**
+ * Refuses what only Enterprise creators may have (test keys, IP allowlists) and returns the
+ * normalised allowlist. Exported so a caller can check before it creates anything.
+ */
+export function checkKeyOptions(
+  planId: string,
+  environment: KeyEnvironment,
+  ipAllowlist: string[],
+): string[] {
+  if (environment === 'test' && planId !== 'enterprise') {
+    throw new AppError(
+      ErrorCode.ENTERPRISE_TIER_REQUIRED,
+      'Test keys can be issued to Enterprise creators only.',
+    );
+  }
+  if (ipAllowlist.length > 0 && planId !== 'enterprise') {
+    throw new AppError(ErrorCode.ENTERPRISE_TIER_REQUIRED, 'IP allowlists are an Enterprise feature.');
+  }
+  return normaliseAllowlist(ipAllowlist);
+}
+
+function normaliseAllowlist(entries: string[]): string[] {
+  const invalid = entries.filter((entry) => normaliseAllowlistEntry(entry) === null);
+  if (invalid.length > 0) {
+    throw new AppError(ErrorCode.VALIDATION_ERROR, 'Invalid IP allowlist entries.', {
+      ipAllowlist: invalid.map((entry) => `${entry} is not an IP address or CIDR block`),
+    });
+  }
+  return [...new Set(entries.map((entry) => normaliseAllowlistEntry(entry) as string))];
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysService } from './api-keys.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
+  providers: [ApiKeysService],
+  exports: [ApiKeysService],
+})
+export class AuthModule {}

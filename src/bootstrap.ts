@@ -1,0 +1,86 @@
+import { LogLevel, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { compile as compileTrust } from '@fastify/proxy-addr';
+import { ulid } from 'ulid';
+import { AppModule } from './app.module';
+import { AppError } from './common/errors/app-error';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { ErrorCode } from './common/errors/error-code';
+import { toValidationDetails } from './common/errors/validation-details';
+import { EnvelopeInterceptor } from './common/envelope.interceptor';
+import { registerHttpHooks } from './common/http/http-hooks';
+import { AppConfig, HttpConfig } from './config/env';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const NEST_LOG_LEVELS: Record<HttpConfig['logLevel'], LogLevel[]> = {
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+  silent: [],
+};
+
+/**
+ * Builds the whole application, ready to listen: the one path used by main.ts and by every
+ * e2e test, so tests exercise exactly what production runs. `config.database.url` must be
+ * set (see openDatabase).
+ */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const isTrusted = compileTrust(config.http.trustProxy);
+  const adapter = new FastifyAdapter({
+    trustProxy: isTrusted,
+    genReqId: () => ulid(),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+  });
+  registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: NEST_LOG_LEVELS[config.http.logLevel],
+  });
+  app.setGlobalPrefix('v1');
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: (errors) => {
+        const details = toValidationDetails(errors);
+        return new AppError(
+          ErrorCode.VALIDATION_ERROR,
+          `Invalid request: ${Object.keys(details).join(', ')}.`,
+          details,
+        );
+      },
+    }),
+  );
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalInterceptors(new EnvelopeInterceptor());
+  app.enableShutdownHooks();
+  setUpSwagger(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+function setUpSwagger(app: NestFastifyApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Linkpilot API')
+      .setDescription(
+        'Affiliate-link routing: canonicalise merchant URLs, route by expected earnings per click, redirect at the edge. Every answer is `{success, data}` or `{success: false, error}`.',
+      )
+      .setVersion('v1')
+      .addServer('/v1', 'This deployment')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'lp_live_sk_… API key' })
+      .build(),
+    { ignoreGlobalPrefix: true },
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { CreatorChanges, CreatorsService, CreatorWithPlan } from '../account/creators.service';
+import { PlanId } from '../account/plan.entity';
+import { KeyEnvironment } from '../auth/api-key.entity';
+import { ApiKeysService, checkKeyOptions, IssuedApiKey } from '../auth/api-keys.service';
+import { NetworkAccountsService, NetworkAccountView } from '../networks/network-accounts.service';
+
+export interface CreatorView {
+  creatorId: string;
+  email: string;
+  displayName: string;
+  plan: PlanId;
+  includedClicks: number;
+}
+
+export interface CreateCreatorCommand {
+  planId: PlanId;
+  email?: string;
+  displayName?: string;
+  includedClicks?: number;
+  withKey: boolean;
+  environment: KeyEnvironment;
+  allowIps: string[];
+  withNetworkAccounts: boolean;
+}
+
+const toCreatorView = (creator: CreatorWithPlan): CreatorView => ({
+  creatorId: creator.id,
+  email: creator.email,
+  displayName: creator.displayName,
+  plan: creator.planId,
+  includedClicks: creator.includedClicksOverride ?? creator.plan.includedClicks,
+});
+
+/** The operator's actions, one method per CLI command, composed from the module services. */
+@Injectable()
+export class AdminService {
+  constructor(
+    private readonly creators: CreatorsService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly networkAccounts: NetworkAccountsService,
+  ) {}
+
+  async createCreator(command: CreateCreatorCommand): Promise<{
+    creator: CreatorView;
+    networkAccounts: NetworkAccountView[];
+    apiKey?: IssuedApiKey;
+  }> {
+    if (command.withKey) checkKeyOptions(command.planId, command.environment, command.allowIps);
+    const creator = await this.creators.create({
+      planId: command.planId,
+      email: command.email,
+      displayName: command.displayName,
+      includedClicksOverride: command.includedClicks,
+    });
+    const networkAccounts = command.withNetworkAccounts
+      ? await this.networkAccounts.createDemoAccounts(creator.id)
+      : [];
+    const apiKey = command.withKey
+      ? await this.apiKeys.issue(creator.id, creator.planId, command.environment, command.allowIps)
+      : undefined;
+    return { creator: toCreatorView(creator), networkAccounts, ...(apiKey ? { apiKey } : {}) };
+  }
+
+  async updateCreator(creatorId: string, changes: CreatorChanges): Promise<{ creator: CreatorView }> {
+    return { creator: toCreatorView(await this.creators.update(creatorId, changes)) };
+  }
+
+  async createKey(
+    creatorId: string,
+    environment: KeyEnvironment,
+    allowIps: string[],
+  ): Promise<{ apiKey: IssuedApiKey }> {
+    const creator = await this.creators.findWithPlanOrThrow(creatorId);
+    return { apiKey: await this.apiKeys.issue(creator.id, creator.planId, environment, allowIps) };
+  }
+
+  revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
+    return this.apiKeys.revoke(keyId);
+  }
+
+  async setNetworkAccount(
+    creatorId: string,
+    networkId: string,
+    affiliateId: string,
+  ): Promise<{ creatorId: string; networkAccount: NetworkAccountView }> {
+    await this.creators.findWithPlanOrThrow(creatorId);
+    const networkAccount = await this.networkAccounts.set(creatorId, networkId, affiliateId);
+    return { creatorId, networkAccount };
+  }
+
+  async removeNetworkAccount(
+    creatorId: string,
+    networkId: string,
+  ): Promise<{ creatorId: string; networkId: string; removed: boolean }> {
+    await this.creators.findWithPlanOrThrow(creatorId);
+    const { removed } = await this.networkAccounts.remove(creatorId, networkId);
+    return { creatorId, networkId, removed };
+  }
+
+  async listNetworkAccounts(
+    creatorId: string,
+  ): Promise<{ creatorId: string; networkAccounts: NetworkAccountView[] }> {
+    await this.creators.findWithPlanOrThrow(creatorId);
+    return { creatorId, networkAccounts: await this.networkAccounts.listActive(creatorId) };
+  }
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpConfig } from '../../config/env';
+import { isAllowedOrigin } from './cors-origins';
+
+/** proxy-addr's compiled trust function: is the hop-th address a trusted proxy? */
+export type TrustFunction = (address: string, hop: number) => boolean;
+
+const HEALTH_PATH = '/v1/health';
+const EXPOSED_HEADERS =
+  'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+const firstHeaderValue = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+
+/** Host names we are willing to put in a Location header. */
+const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * Request-level HTTP behaviour that is not a route's business: the X-Request-Id on every
+ * answer, the HTTPS redirect behind a trusted proxy, and CORS (Authentication item 9).
+ */
+export function registerHttpHooks(
+  fastify: FastifyInstance,
+  config: HttpConfig,
+  isTrusted: TrustFunction,
+): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('X-Request-Id', String(request.id));
+    if (config.requireHttps && redirectToHttps(request, reply, isTrusted)) return;
+    if (applyCors(request, reply, config.corsOrigins)) return;
+    done();
+  });
+}
+
+/** A trusted proxy saying the client spoke plain HTTP gets a 301 to the same URL on https. */
+function redirectToHttps(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  isTrusted: TrustFunction,
+): boolean {
+  const proto = firstHeaderValue(request.headers['x-forwarded-proto'])?.toLowerCase();
+  if (proto !== 'http' || !isTrusted(request.socket.remoteAddress ?? '', 0)) return false;
+  const host = firstHeaderValue(request.headers['x-forwarded-host']) ?? request.headers.host;
+  if (host === undefined || !SAFE_HOST.test(host)) return false;
+  void reply.redirect(`https://${host}${request.url}`, 301);
+  return true;
+}
+
+/** Sets CORS headers; answers a preflight itself. Returns true when the reply was sent. */
+function applyCors(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  allowedOrigins: readonly string[],
+): boolean {
+  const origin = request.headers.origin;
+  const path = request.url.split('?')[0];
+  if (path === HEALTH_PATH) {
+    void reply.header('Access-Control-Allow-Origin', '*');
+  } else if (origin !== undefined && isAllowedOrigin(origin, allowedOrigins)) {
+    void reply.header('Access-Control-Allow-Origin', origin);
+    void reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  }
+  if (path !== HEALTH_PATH) void reply.header('Vary', 'Origin');
+  const isPreflight =
+    request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+  if (!isPreflight) return false;
+  void reply
+    .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE, OPTIONS')
+    .header('Access-Control-Allow-Headers', 'Authorization, Content-Type')
+    .header('Access-Control-Max-Age', '600')
+    .status(204)
+    .send();
+  return true;
+}

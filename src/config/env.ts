@@ -1,0 +1,234 @@
+import * as path from 'node:path';
+
+/**
+ * Every environment variable the service reads, once, with its default.
+ * `loadConfig` validates them all and throws one ConfigError naming each bad variable,
+ * so a misconfigured process stops at boot instead of failing on the first request.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface HttpConfig {
+  port: number;
+  host: string;
+  /** Fastify/proxy-addr trust setting: a list of addresses, CIDRs or the names loopback/linklocal/uniquelocal. Empty = trust nobody. */
+  trustProxy: string[];
+  requireHttps: boolean;
+  /** Origins allowed to call authenticated endpoints from a browser; `*.` wildcards allowed in the host. */
+  corsOrigins: string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export interface DatabaseConfig {
+  /** Unset: the embedded PGlite under dataDir. */
+  url: string | null;
+  dataDir: string;
+  poolSize: number;
+}
+
+export interface KvConfig {
+  /** Unset: the in-process store. */
+  url: string | null;
+}
+
+export interface RedirectConfig {
+  redirectBaseUrl: string;
+  countryHeader: string;
+  botScoreHeader: string;
+}
+
+export interface HealthConfig {
+  /** A dependency answering slower than this makes health `degraded`. */
+  slowThresholdMs: number;
+  /** A dependency not answering within this is unreachable. */
+  timeoutMs: number;
+}
+
+export interface FxConfig {
+  primaryUrl: string;
+  fallbackUrl: string;
+  staleAfterHours: number;
+}
+
+export interface AppConfig {
+  http: HttpConfig;
+  database: DatabaseConfig;
+  kv: KvConfig;
+  redirect: RedirectConfig;
+  health: HealthConfig;
+  fx: FxConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The documented variables (README and .env.example are checked against this list by a test). */
+export const ENV_VARIABLES = [
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'REDIS_URL',
+  'DATA_DIR',
+  'REDIRECT_BASE_URL',
+  'TRUST_PROXY',
+  'REQUIRE_HTTPS',
+  'CORS_ORIGINS',
+  'COUNTRY_HEADER',
+  'BOT_SCORE_HEADER',
+  'HEALTH_SLOW_MS',
+  'HEALTH_TIMEOUT_MS',
+  'FX_PRIMARY_URL',
+  'FX_FALLBACK_URL',
+  'FX_STALE_AFTER_HOURS',
+] as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const raw = this.env[name];
+    return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
+  }
+
+  optional(name: string): string | null {
+    const raw = this.env[name];
+    return raw === undefined || raw.trim() === '' ? null : raw.trim();
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  url(name: string, fallback: string | null, protocols: string[]): string | null {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+      return raw;
+    } catch {
+      this.problems.push(`${name} must be a URL (got "${redactUrl(raw)}")`);
+      return fallback;
+    }
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, values: readonly T[]): T {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    if (!(values as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  }
+
+  headerName(name: string, fallback: string): string {
+    const value = this.string(name, fallback).toLowerCase();
+    if (!/^[a-z0-9-]+$/.test(value)) {
+      this.problems.push(`${name} must be an HTTP header name (got "${value}")`);
+    }
+    return value;
+  }
+}
+
+/** Hides the password of a connection URL so it never reaches a log or an error message. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:@/]*):([^@/]*)@/, '//$1:***@');
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(reader: EnvReader): string[] {
+  const entries = reader.list('TRUST_PROXY', ['loopback']);
+  if (entries.length === 1 && ['none', 'false'].includes(entries[0].toLowerCase())) return [];
+  for (const entry of entries) {
+    const isName = PROXY_NAMES.has(entry);
+    const isAddress = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry);
+    if (!isName && !isAddress) {
+      reader.problems.push(
+        `TRUST_PROXY must list IPs, CIDR blocks or loopback/linklocal/uniquelocal, or be "none" (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const reader = new EnvReader(env);
+  const port = reader.int('PORT', 3000, 0, 65535);
+  const config: AppConfig = {
+    http: {
+      port,
+      host: reader.string('HOST', '0.0.0.0'),
+      trustProxy: parseTrustProxy(reader),
+      requireHttps: reader.bool('REQUIRE_HTTPS', true),
+      corsOrigins: reader.list('CORS_ORIGINS', ['https://linkpilot.io', 'https://*.linkpilot.io']),
+      logLevel: reader.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    },
+    database: {
+      url: reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
+      dataDir: path.resolve(reader.string('DATA_DIR', './data')),
+      poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
+    },
+    kv: { url: reader.url('REDIS_URL', null, ['redis:', 'rediss:']) },
+    redirect: {
+      redirectBaseUrl: (
+        reader.url('REDIRECT_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) ?? ''
+      ).replace(/\/+$/, ''),
+      countryHeader: reader.headerName('COUNTRY_HEADER', 'cf-ipcountry'),
+      botScoreHeader: reader.headerName('BOT_SCORE_HEADER', 'x-bot-score'),
+    },
+    health: {
+      slowThresholdMs: reader.int('HEALTH_SLOW_MS', 250, 1, 60000),
+      timeoutMs: reader.int('HEALTH_TIMEOUT_MS', 1000, 10, 60000),
+    },
+    fx: {
+      primaryUrl:
+        reader.url('FX_PRIMARY_URL', 'https://open.er-api.com/v6/latest/USD', ['http:', 'https:']) ??
+        '',
+      fallbackUrl:
+        reader.url('FX_FALLBACK_URL', 'https://api.frankfurter.app/latest?from=USD', [
+          'http:',
+          'https:',
+        ]) ?? '',
+      staleAfterHours: reader.int('FX_STALE_AFTER_HOURS', 6, 1, 720),
+    },
+  };
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}

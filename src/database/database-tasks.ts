@@ -1,0 +1,40 @@
+import { DataSource } from 'typeorm';
+import { runSeeds } from '../../seeds/run-seeds';
+import { DatabaseConfig } from '../config/env';
+import { buildDataSourceOptions } from './data-source-options';
+import { openDatabase } from './open-database';
+
+/** Applies pending migrations; returns the names applied (none when up to date). */
+export async function migrate(dataSource: DataSource): Promise<string[]> {
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((migration) => migration.name);
+}
+
+/** Runs every idempotent seed; returns rows written per seed. */
+export function seed(dataSource: DataSource): Promise<Record<string, number>> {
+  return runSeeds(dataSource);
+}
+
+/**
+ * Opens the configured database (embedded when DATABASE_URL is unset), runs `work` on a
+ * standalone DataSource and closes everything, whatever happens.
+ */
+export async function withDataSource<T>(
+  config: DatabaseConfig,
+  work: (dataSource: DataSource) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase(config);
+  try {
+    const dataSource = new DataSource(
+      buildDataSourceOptions(database.config.url ?? '', database.config.poolSize),
+    );
+    await dataSource.initialize();
+    try {
+      return await work(dataSource);
+    } finally {
+      await dataSource.destroy();
+    }
+  } finally {
+    await database.handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { HealthResponse } from './health.response';
+import { HealthService } from './health.service';
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  @Get()
+  @Public()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Service health; no authentication' })
+  @ApiEnvelopedOk(HealthResponse)
+  check(): Promise<HealthResponse> {
+    return this.health.check();
+  }
+}

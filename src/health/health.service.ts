@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InjectConfig } from '../config/config.module';
+import { HealthConfig } from '../config/env';
+import { Clock } from '../common/clock';
+import { KvStore } from '../kv/kv-store';
+import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
+import { HealthResponse } from './health.response';
+
+export const API_VERSION = 'v1';
+
+@Injectable()
+export class HealthService {
+  constructor(
+    @InjectConfig('health') private readonly config: HealthConfig,
+    private readonly dataSource: DataSource,
+    private readonly store: KvStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async check(): Promise<HealthResponse> {
+    const [database, kv] = await Promise.all([
+      this.probe(() => this.dataSource.query('SELECT 1')),
+      this.probe(() => this.store.ping()),
+    ]);
+    return {
+      status: overallHealth([database, kv]),
+      version: API_VERSION,
+      kvLatencyMs: kv.latencyMs,
+      timestamp: new Date(this.clock.nowMs()).toISOString(),
+      checks: { database, kv },
+    };
+  }
+
+  /** Times one round trip, giving up after the configured timeout. */
+  private async probe(roundTrip: () => Promise<unknown>): Promise<DependencyCheck> {
+    const startedAt = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), this.config.timeoutMs);
+    });
+    const reachable = await Promise.race([roundTrip(), timeout]).then(
+      () => true,
+      () => false,
+    );
+    clearTimeout(timer);
+    const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
+    return {
+      status: classifyDependency(reachable, latencyMs, this.config.slowThresholdMs),
+      latencyMs,
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './bootstrap';
+import { ConfigError, loadConfig } from './config/env';
+import { migrate, seed, withDataSource } from './database/database-tasks';
+import { openDatabase } from './database/open-database';
+
+/**
+ * `node dist/src/main.js [--migrate] [--seed]`: serves the API. `npm start` passes both flags
+ * so one command prepares the database and serves; `start:prod` expects a migrated database.
+ */
+async function main(): Promise<void> {
+  const logger = new Logger('Main');
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  if (config.database.url === null) {
+    logger.log(`DATABASE_URL unset: embedded PostgreSQL (PGlite) under ${config.database.dataDir}`);
+  }
+  // The database is prepared before the app starts, so no module ever sees an old schema.
+  if (process.argv.includes('--migrate') || process.argv.includes('--seed')) {
+    await withDataSource(database.config, async (dataSource) => {
+      if (process.argv.includes('--migrate')) {
+        logger.log(`Migrations applied: ${(await migrate(dataSource)).length}`);
+      }
+      if (process.argv.includes('--seed')) {
+        logger.log(`Seeds: ${JSON.stringify(await seed(dataSource))}`);
+      }
+    });
+  }
+  const app = await createApp({ ...config, database: database.config });
+  app.getHttpAdapter().getInstance().addHook('onClose', () => database.handle.close());
+  await app.listen(config.http.port, config.http.host);
+  logger.log(`Linkpilot listening on ${await app.getUrl()} (API under /v1, docs at /docs)`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Linkpilot failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});
