@@ -1,9 +1,11 @@
 // Two projects: pure unit specs beside the code, and e2e specs that boot the real app.
-// ts-jest with isolatedModules: no type-check here (tsc --noEmit does that in `npm run check`).
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] };
+// ts-jest transpiles file by file (tsconfig's isolatedModules): no type-check here, since
+// `tsc --noEmit` does that in `npm run check`.
+const transform = { '^.+\\.ts$': 'ts-jest' };
 
 /** @type {import('jest').Config} */
 module.exports = {
+  testTimeout: 30000,
   projects: [
     {
       displayName: 'unit',
@@ -19,7 +21,6 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['reflect-metadata'],
-      testTimeout: 30000,
     },
   ],
 };

@@ -1,8 +1,9 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountModule } from './account/account.module';
 import { ApiAccessGuard } from './auth/api-access.guard';
 import { AuthModule } from './auth/auth.module';
+import { Clock } from './common/clock';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
@@ -12,14 +13,20 @@ import { KvModule } from './kv/kv.module';
 import { NetworksModule } from './networks/networks.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
+/** What a caller of createApp may add: a clock to drive, modules to mount (tests use both). */
+export interface AppExtras {
+  clock?: Clock;
+  imports?: ModuleMetadata['imports'];
+}
+
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, extras: AppExtras = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        CommonModule,
+        CommonModule.forRoot(extras.clock),
         DatabaseModule,
         KvModule,
         AuthModule,
@@ -27,6 +34,7 @@ export class AppModule {
         AccountModule,
         NetworksModule,
         HealthModule,
+        ...(extras.imports ?? []),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],
     };

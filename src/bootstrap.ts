@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { compile as compileTrust } from '@fastify/proxy-addr';
 import { ulid } from 'ulid';
-import { AppModule } from './app.module';
+import { AppExtras, AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorCode } from './common/errors/error-code';
@@ -30,7 +30,10 @@ const NEST_LOG_LEVELS: Record<HttpConfig['logLevel'], LogLevel[]> = {
  * e2e test, so tests exercise exactly what production runs. `config.database.url` must be
  * set (see openDatabase).
  */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  extras: AppExtras = {},
+): Promise<NestFastifyApplication> {
   const isTrusted = compileTrust(config.http.trustProxy);
   const adapter = new FastifyAdapter({
     trustProxy: isTrusted,
@@ -40,7 +43,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, extras), adapter, {
     logger: NEST_LOG_LEVELS[config.http.logLevel],
   });
   app.setGlobalPrefix('v1');

@@ -16,7 +16,7 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.forRoot(config),
-        CommonModule,
+        CommonModule.forRoot(),
         DatabaseModule,
         CreatorsModule,
         AuthModule,
