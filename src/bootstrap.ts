@@ -43,9 +43,13 @@ export async function createApp(
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, extras), adapter, {
-    logger: NEST_LOG_LEVELS[config.http.logLevel],
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, extras),
+    adapter,
+    {
+      logger: NEST_LOG_LEVELS[config.http.logLevel],
+    },
+  );
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new ValidationPipe({

@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     });
   }
   const app = await createApp({ ...config, database: database.config });
-  app.getHttpAdapter().getInstance().addHook('onClose', () => database.handle.close());
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', () => database.handle.close());
   await app.listen(config.http.port, config.http.host);
   logger.log(`Linkpilot listening on ${await app.getUrl()} (API under /v1, docs at /docs)`);
 }
@@ -37,7 +40,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Linkpilot failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Linkpilot failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

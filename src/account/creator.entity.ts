@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, ManyToOne, PrimaryColumn, UpdateDateColumn, JoinColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+  JoinColumn,
+} from 'typeorm';
 import { PlanEntity, PlanId } from './plan.entity';
 
 export const BILLING_CYCLES = ['monthly', 'annual'] as const;

@@ -6,7 +6,13 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { Clock } from '../common/clock';
 import { ApiKeyEntity, KeyEnvironment } from './api-key.entity';
-import { displayPrefixOf, generateApiKey, hashApiKey, isSameHash, parseApiKey } from './api-key-format';
+import {
+  displayPrefixOf,
+  generateApiKey,
+  hashApiKey,
+  isSameHash,
+  parseApiKey,
+} from './api-key-format';
 import { AuthContext } from './auth-context';
 import { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist';
 
@@ -171,7 +177,10 @@ export function checkKeyOptions(
     );
   }
   if (ipAllowlist.length > 0 && planId !== 'enterprise') {
-    throw new AppError(ErrorCode.ENTERPRISE_TIER_REQUIRED, 'IP allowlists are an Enterprise feature.');
+    throw new AppError(
+      ErrorCode.ENTERPRISE_TIER_REQUIRED,
+      'IP allowlists are an Enterprise feature.',
+    );
   }
   return normaliseAllowlist(ipAllowlist);
 }

@@ -42,6 +42,6 @@ export function isIpAllowed(clientIp: string, allowlist: readonly string[]): boo
     const parsed = parseAllowlistEntry(entry);
     if (parsed === null) return false;
     const [range, bits] = parsed;
-    return range.kind() === client.kind() && client.match(range as never, bits);
+    return range.kind() === client.kind() && client.match([range, bits] as never);
   });
 }

@@ -62,7 +62,10 @@ export class AdminService {
     return { creator: toCreatorView(creator), networkAccounts, ...(apiKey ? { apiKey } : {}) };
   }
 
-  async updateCreator(creatorId: string, changes: CreatorChanges): Promise<{ creator: CreatorView }> {
+  async updateCreator(
+    creatorId: string,
+    changes: CreatorChanges,
+  ): Promise<{ creator: CreatorView }> {
     return { creator: toCreatorView(await this.creators.update(creatorId, changes)) };
   }
 

@@ -7,13 +7,7 @@ import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { migrate, seed, withDataSource } from '../database/database-tasks';
 import { openDatabase } from '../database/open-database';
 import { AdminService } from './admin.service';
-import {
-  collectIp,
-  parseClickCount,
-  parseEmail,
-  parseEnvironment,
-  parsePlan,
-} from './cli-options';
+import { collectIp, parseClickCount, parseEmail, parseEnvironment, parsePlan } from './cli-options';
 import { CliModule } from './cli.module';
 
 export interface CliIo {
@@ -83,9 +77,7 @@ function buildProgram(
   const db = program.command('db').description('Database tasks');
   db.command('migrate')
     .description('Apply pending migrations (idempotent)')
-    .action(async () =>
-      print({ applied: await withDataSource(config.database, migrate) }),
-    );
+    .action(async () => print({ applied: await withDataSource(config.database, migrate) }));
   db.command('seed')
     .description('Write the reference data (idempotent)')
     .action(async () => print({ seeded: await withDataSource(config.database, seed) }));

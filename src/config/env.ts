@@ -219,8 +219,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     fx: {
       primaryUrl:
-        reader.url('FX_PRIMARY_URL', 'https://open.er-api.com/v6/latest/USD', ['http:', 'https:']) ??
-        '',
+        reader.url('FX_PRIMARY_URL', 'https://open.er-api.com/v6/latest/USD', [
+          'http:',
+          'https:',
+        ]) ?? '',
       fallbackUrl:
         reader.url('FX_FALLBACK_URL', 'https://api.frankfurter.app/latest?from=USD', [
           'http:',

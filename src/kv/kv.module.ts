@@ -69,4 +69,3 @@ export class KvModule implements OnApplicationShutdown {
     await this.store.close();
   }
 }
-

@@ -41,7 +41,11 @@ export class NetworkAccountsService {
     return accounts.map(toView);
   }
 
-  async set(creatorId: string, networkId: string, affiliateId: string): Promise<NetworkAccountView> {
+  async set(
+    creatorId: string,
+    networkId: string,
+    affiliateId: string,
+  ): Promise<NetworkAccountView> {
     const id = assertNetworkId(networkId);
     if (!/^[A-Za-z0-9._~-]{1,100}$/.test(affiliateId)) {
       throw new AppError(ErrorCode.VALIDATION_ERROR, 'Invalid affiliate id.', {

@@ -14,11 +14,17 @@ describe('HTTP conventions (e2e)', () => {
 
   describe('errors', () => {
     it('should answer an unknown route with 404 NOT_FOUND in the envelope, with the request id', async () => {
-      const response = await t.http.get('/v1/no-such-thing').set('Authorization', creator.authorization);
+      const response = await t.http
+        .get('/v1/no-such-thing')
+        .set('Authorization', creator.authorization);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({
         success: false,
-        error: { code: 'NOT_FOUND', message: expect.any(String), requestId: response.headers['x-request-id'] },
+        error: {
+          code: 'NOT_FOUND',
+          message: expect.any(String),
+          requestId: response.headers['x-request-id'],
+        },
       });
       expect(response.headers['x-request-id']).toMatch(/^[0-9A-Z]{26}$/);
     });
@@ -61,11 +67,17 @@ describe('HTTP conventions (e2e)', () => {
     });
 
     it('should answer an unexpected error with 500 INTERNAL_ERROR and no detail or stack', async () => {
-      const response = await t.http.get('/v1/test-probe/crash').set('Authorization', creator.authorization);
+      const response = await t.http
+        .get('/v1/test-probe/crash')
+        .set('Authorization', creator.authorization);
       expect(response.status).toBe(500);
       expect(response.body).toEqual({
         success: false,
-        error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.', requestId: expect.any(String) },
+        error: {
+          code: 'INTERNAL_ERROR',
+          message: 'An unexpected error occurred.',
+          requestId: expect.any(String),
+        },
       });
       expect(response.text).not.toContain('secret internal detail');
     });
@@ -90,7 +102,8 @@ describe('HTTP conventions (e2e)', () => {
     });
 
     it('should not redirect when REQUIRE_HTTPS is off, nor for an untrusted peer', async () => {
-      for (const env of [{ REQUIRE_HTTPS: 'false' }, { TRUST_PROXY: 'none' }]) {
+      const envs: Record<string, string>[] = [{ REQUIRE_HTTPS: 'false' }, { TRUST_PROXY: 'none' }];
+      for (const env of envs) {
         const other = await startTestApp(env);
         try {
           await other.http.get('/v1/health').set('X-Forwarded-Proto', 'http').expect(200);
@@ -141,9 +154,16 @@ describe('HTTP conventions (e2e)', () => {
     it('should serve the document with the bearer scheme and the Swagger UI', async () => {
       const document = await t.http.get('/docs-json').expect(200);
       expect(document.body.openapi).toMatch(/^3\./);
-      expect(document.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-      expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining(['/account', '/health']));
-      expect(document.body.components.schemas.AccountResponse.properties).toHaveProperty('clicksRemainingThisPeriod');
+      expect(document.body.components.securitySchemes.bearer).toMatchObject({
+        type: 'http',
+        scheme: 'bearer',
+      });
+      expect(Object.keys(document.body.paths)).toEqual(
+        expect.arrayContaining(['/account', '/health']),
+      );
+      expect(document.body.components.schemas.AccountResponse.properties).toHaveProperty(
+        'clicksRemainingThisPeriod',
+      );
       const ui = await t.http.get('/docs').redirects(1);
       expect(ui.status).toBe(200);
       expect(ui.text).toContain('swagger');

@@ -36,7 +36,9 @@ describe('Rate limits (e2e)', () => {
     expect(resetAt).toBeLessThanOrEqual(Math.ceil((clock.nowMs() + 60_000) / 1000));
 
     clock.advance(retryAfter * 1000 - 1500);
-    const stillRefused = await t.http.get('/v1/account').set('Authorization', creator.authorization);
+    const stillRefused = await t.http
+      .get('/v1/account')
+      .set('Authorization', creator.authorization);
     expect(stillRefused.status).toBe(429);
 
     clock.advance(60_000);
@@ -84,7 +86,10 @@ describe('Rate limits (e2e)', () => {
       ]);
       // Only the general window alone: one slot left there, since the refusal logged nothing.
       const generalOnly = await store.hitSlidingWindows([windows[0]], nowMs + 3, 60_000);
-      expect(generalOnly).toEqual({ allowed: true, windows: [{ count: 3, oldestMs: nowMs, blockingMs: null }] });
+      expect(generalOnly).toEqual({
+        allowed: true,
+        windows: [{ count: 3, oldestMs: nowMs, blockingMs: null }],
+      });
       // An entry exactly 60 s old has left the window.
       const slid = await store.hitSlidingWindows(windows, nowMs + 60_000, 60_000);
       expect(slid.allowed).toBe(true);

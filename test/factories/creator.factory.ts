@@ -15,7 +15,12 @@ export interface TestCreator {
 /** A fresh creator of the given plan with one key, through the same services the CLI uses. */
 export async function createCreatorWithKey(
   app: INestApplication,
-  options: { plan: PlanId; environment?: KeyEnvironment; allowIps?: string[]; includedClicks?: number },
+  options: {
+    plan: PlanId;
+    environment?: KeyEnvironment;
+    allowIps?: string[];
+    includedClicks?: number;
+  },
 ): Promise<TestCreator> {
   const creator = await app.get(CreatorsService).create({
     planId: options.plan,

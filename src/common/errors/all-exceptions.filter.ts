@@ -51,7 +51,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 function statusOf(exception: unknown): number | undefined {
   if (exception instanceof HttpException) return exception.getStatus();
   if (typeof exception === 'object' && exception !== null && 'statusCode' in exception) {
-    const statusCode = (exception as { statusCode: unknown }).statusCode;
+    const { statusCode } = exception;
     if (typeof statusCode === 'number') return statusCode;
   }
   return undefined;
@@ -76,4 +76,3 @@ function describeClientError(status: number, exception: unknown): string {
   const message = exception instanceof Error ? exception.message : '';
   return message !== '' ? message : 'The request is invalid.';
 }
-

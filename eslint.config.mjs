@@ -1,0 +1,95 @@
+// Type-aware lint, zero warnings (npm run check runs it with --max-warnings 0; CI never --fix).
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import jest from 'eslint-plugin-jest';
+import prettier from 'eslint-config-prettier';
+
+/**
+ * Pure code maps plain data to plain data (STYLE.md): it may not import the framework, the
+ * ORM, the Redis client or the HTTP server, so it stays testable without any of them.
+ */
+const PURE_CODE = [
+  'src/routing/engine/**/*.ts',
+  'src/merchants/kb/**/*.ts',
+  'src/fx/math/**/*.ts',
+  'src/rate-limit/sliding-log.ts',
+  'src/auth/api-key-format.ts',
+  'src/auth/ip-allowlist.ts',
+  'src/account/billing-period.ts',
+  'src/health/health-status.ts',
+  'src/common/http/cors-origins.ts',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bin/**', '*.js', '*.mjs'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/ignore': ['node_modules'] },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/require-await': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      eqeqeq: ['error', 'always'],
+      curly: ['error', 'multi-line'],
+      // Only our own modules: parsing dependencies (PGlite's bundles) is slow and pointless.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: PURE_CODE,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*'], message: 'Pure code: no framework imports.' },
+            {
+              group: ['typeorm', 'ioredis', 'fastify', '@fastify/*', 'pg', 'undici'],
+              message: 'Pure code: no I/O imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    plugins: { jest },
+    rules: {
+      ...jest.configs['flat/recommended'].rules,
+      // STYLE.md: describe(Thing.name), which the rule cannot see is a string.
+      'jest/valid-title': ['error', { ignoreTypeOfDescribeName: true }],
+      'jest/no-focused-tests': 'error',
+      'jest/no-disabled-tests': 'error',
+      'jest/valid-expect': ['error', { alwaysAwait: true }],
+      'jest/expect-expect': [
+        'error',
+        { assertFunctionNames: ['expect', 'request.**.expect', '**.expect'] },
+      ],
+      // Response bodies are untyped JSON by nature; tests assert their shape instead.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  prettier,
+);
