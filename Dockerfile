@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# Multi-stage: build with dev dependencies, run with production ones only, as a non-root user.
+FROM node:20.20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+COPY migrations ./migrations
+COPY seeds ./seeds
+RUN npm run build
+
+FROM node:20.20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY seeds ./seeds
+RUN mkdir -p /app/data && chown -R node:node /app/data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/v1/health').then(r=>r.json()).then(b=>process.exit(b.data.status==='down'?1:0)).catch(()=>process.exit(1))"
+# Migrate and seed (both idempotent), then serve.
+CMD ["node", "dist/src/main.js", "--migrate", "--seed"]
