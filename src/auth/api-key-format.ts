@@ -46,8 +46,9 @@ export function displayPrefixOf(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
-/** Constant-time comparison of two hex hashes of equal length. */
+/** Constant-time comparison of two SHA-256 hex hashes; anything else is never equal. */
 export function isSameHash(a: string, b: string): boolean {
+  if (!/^[0-9a-f]{64}$/.test(a) || !/^[0-9a-f]{64}$/.test(b)) return false;
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);

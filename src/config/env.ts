@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { parseAllowlistEntry } from '../auth/ip-allowlist';
 
 /**
  * Every environment variable the service reads, once, with its default.
@@ -168,7 +169,8 @@ class EnvReader {
 
 /** Hides the password of a connection URL so it never reaches a log or an error message. */
 export function redactUrl(raw: string): string {
-  return raw.replace(/\/\/([^:@/]*):([^@/]*)@/, '//$1:***@');
+  // Greedy up to the last '@': a password may itself hold '@' or '/'.
+  return raw.replace(/\/\/([^:@/]*):.*@/, '//$1:***@');
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -177,9 +179,7 @@ function parseTrustProxy(reader: EnvReader): string[] {
   const entries = reader.list('TRUST_PROXY', ['loopback']);
   if (entries.length === 1 && ['none', 'false'].includes(entries[0].toLowerCase())) return [];
   for (const entry of entries) {
-    const isName = PROXY_NAMES.has(entry);
-    const isAddress = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry);
-    if (!isName && !isAddress) {
+    if (!PROXY_NAMES.has(entry) && parseAllowlistEntry(entry) === null) {
       reader.problems.push(
         `TRUST_PROXY must list IPs, CIDR blocks or loopback/linklocal/uniquelocal, or be "none" (got "${entry}")`,
       );

@@ -72,14 +72,16 @@ export function describeWindow(
   nowMs: number,
   windowMs: number,
 ): RateLimitVerdict {
+  // In a refused multi-window request, only the windows that are full did the refusing.
+  const isRefusing = !allowed && state.blockingMs !== null;
   const resetAtMs = (state.oldestMs ?? nowMs) + windowMs;
   const retryAfterMs = state.blockingMs === null ? 0 : state.blockingMs + windowMs - nowMs;
   return {
-    allowed,
+    allowed: !isRefusing,
     limit,
     remaining: Math.max(0, limit - state.count),
     resetAtSeconds: Math.ceil(resetAtMs / 1000),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    retryAfterSeconds: isRefusing ? Math.max(1, Math.ceil(retryAfterMs / 1000)) : 0,
   };
 }
 

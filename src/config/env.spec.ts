@@ -1,0 +1,221 @@
+import * as fc from 'fast-check';
+import * as path from 'node:path';
+import { ConfigError, loadConfig, redactUrl } from './env';
+
+type Env = Record<string, string | undefined>;
+
+/** The ConfigError loadConfig throws for this environment; fails the test when it throws none. */
+function configErrorOf(env: Env): ConfigError {
+  let thrown: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    thrown = error;
+  }
+  if (!(thrown instanceof ConfigError)) {
+    throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, got ${String(thrown)}`);
+  }
+  return thrown;
+}
+
+describe(loadConfig.name, () => {
+  it('should apply the documented defaults when the environment is empty', () => {
+    const config = loadConfig({});
+
+    expect(config.http).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      trustProxy: ['loopback'],
+      requireHttps: true,
+      corsOrigins: ['https://linkpilot.io', 'https://*.linkpilot.io'],
+      logLevel: 'info',
+    });
+    expect(config.database.url).toBeNull();
+    expect(config.database.poolSize).toBe(10);
+    expect(path.isAbsolute(config.database.dataDir)).toBe(true);
+    expect(config.kv.url).toBeNull();
+    expect(config.redirect).toEqual({
+      redirectBaseUrl: 'http://localhost:3000',
+      countryHeader: 'cf-ipcountry',
+      botScoreHeader: 'x-bot-score',
+    });
+    expect(config.health).toEqual({ slowThresholdMs: 250, timeoutMs: 1000 });
+    expect(config.fx.staleAfterHours).toBe(6);
+  });
+
+  it('should treat blank values as unset when variables are empty or whitespace', () => {
+    expect(
+      loadConfig({ PORT: '', REQUIRE_HTTPS: '  ', DATABASE_URL: '', TRUST_PROXY: ' ' }),
+    ).toEqual(loadConfig({}));
+  });
+
+  it.each<[string, string]>([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['REQUIRE_HTTPS', 'maybe'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'notaurl'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['TRUST_PROXY', 'banana'],
+    ['TRUST_PROXY', 'loopback,banana'],
+    ['LOG_LEVEL', 'loud'],
+    ['COUNTRY_HEADER', 'bad header'],
+    ['BOT_SCORE_HEADER', 'x_bot:score'],
+    ['REDIRECT_BASE_URL', 'ftp://go.linkpilot.io'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['FX_STALE_AFTER_HOURS', 'six'],
+  ])('should throw a ConfigError naming %s when it is %j', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0].startsWith(`${name} `)).toBe(true);
+    expect(error.message).toContain(name);
+  });
+
+  it('should throw one ConfigError naming every bad variable when several are bad', () => {
+    const env = {
+      PORT: 'abc',
+      REQUIRE_HTTPS: 'maybe',
+      DATABASE_URL: 'mysql://x',
+      REDIS_URL: 'notaurl',
+      TRUST_PROXY: 'banana',
+      LOG_LEVEL: 'loud',
+      COUNTRY_HEADER: 'bad header',
+    };
+
+    const error = configErrorOf(env);
+
+    expect(error.problems).toHaveLength(Object.keys(env).length);
+    for (const name of Object.keys(env)) {
+      expect(error.message).toContain(name);
+    }
+  });
+
+  it.each<[string, string[]]>([
+    ['none', []],
+    ['NONE', []],
+    ['false', []],
+    ['loopback', ['loopback']],
+    ['loopback, uniquelocal', ['loopback', 'uniquelocal']],
+    ['10.0.0.1,192.168.0.0/16', ['10.0.0.1', '192.168.0.0/16']],
+    ['2001:db8::/32', ['2001:db8::/32']],
+  ])('should read TRUST_PROXY=%j as %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
+  });
+
+  it.each<[string, boolean]>([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['yes', true],
+    ['on', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    ['off', false],
+  ])('should read REQUIRE_HTTPS=%j as %s', (value, expected) => {
+    expect(loadConfig({ REQUIRE_HTTPS: value }).http.requireHttps).toBe(expected);
+  });
+
+  it.each<[string, Env, (config: ReturnType<typeof loadConfig>) => unknown, unknown]>([
+    ['PORT is 8080', { PORT: '8080' }, (c) => c.http.port, 8080],
+    [
+      'PORT is 8080 (base URL follows)',
+      { PORT: '8080' },
+      (c) => c.redirect.redirectBaseUrl,
+      'http://localhost:8080',
+    ],
+    [
+      'DATABASE_URL uses postgresql:',
+      { DATABASE_URL: 'postgresql://app@db:5432/linkpilot' },
+      (c) => c.database.url,
+      'postgresql://app@db:5432/linkpilot',
+    ],
+    [
+      'REDIS_URL uses rediss:',
+      { REDIS_URL: 'rediss://cache:6380' },
+      (c) => c.kv.url,
+      'rediss://cache:6380',
+    ],
+    [
+      'REDIRECT_BASE_URL has trailing slashes',
+      { REDIRECT_BASE_URL: 'https://go.linkpilot.io//' },
+      (c) => c.redirect.redirectBaseUrl,
+      'https://go.linkpilot.io',
+    ],
+    [
+      'COUNTRY_HEADER is mixed case',
+      { COUNTRY_HEADER: 'X-Country' },
+      (c) => c.redirect.countryHeader,
+      'x-country',
+    ],
+    ['LOG_LEVEL is silent', { LOG_LEVEL: 'silent' }, (c) => c.http.logLevel, 'silent'],
+    [
+      'CORS_ORIGINS lists two origins',
+      { CORS_ORIGINS: 'https://a.example, https://b.example,' },
+      (c) => c.http.corsOrigins,
+      ['https://a.example', 'https://b.example'],
+    ],
+  ])('should read the value when %s', (_name, env, select, expected) => {
+    expect(select(loadConfig(env))).toEqual(expected);
+  });
+
+  it.each<[string, string]>([
+    ['DATABASE_URL', 'postgres://admin:hunter2@db.internal:notaport/app'],
+    ['DATABASE_URL', 'mysql://admin:hunter2@db.internal/app'],
+    ['DATABASE_URL', 'postgres://admin:hunter2@db internal/app'],
+    ['REDIS_URL', 'redis://:hunter2@cache:notaport/0'],
+    ['REDIS_URL', 'http://default:hunter2@cache:6379'],
+  ])('should never put the password in the error message when %s is %j', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+
+    expect(error.message).toContain(name);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('should never put the password in the error message when a DATABASE_URL with any alphanumeric password is invalid', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9]{1,24}$/),
+        fc.constantFrom('notaport', '99999', 'x'),
+        (password, port) => {
+          const secret = `SECRET${password}`;
+
+          const error = configErrorOf({ DATABASE_URL: `postgres://app:${secret}@db:${port}/app` });
+
+          expect(error.message).not.toContain(secret);
+        },
+      ),
+    );
+  });
+});
+
+describe(redactUrl.name, () => {
+  it.each([
+    ['postgres://user:secret@db:5432/app', 'postgres://user:***@db:5432/app'],
+    ['redis://:secret@cache:6379/0', 'redis://:***@cache:6379/0'],
+    ['postgres://user@db:5432/app', 'postgres://user@db:5432/app'],
+    ['postgres://db:5432/app', 'postgres://db:5432/app'],
+    ['notaurl', 'notaurl'],
+  ])('should redact %j to %j', (raw, expected) => {
+    expect(redactUrl(raw)).toBe(expected);
+  });
+});
+
+describe('redactUrl with awkward passwords', () => {
+  it.each([['postgres://user:p@ss@host:badport/db'], ['postgres://user:pa/ss@host:x/db']])(
+    'should hide every character of the password in %s',
+    (url) => {
+      expect(redactUrl(url)).toBe(url.replace(/\/\/user:.*@/, '//user:***@'));
+    },
+  );
+
+  it('should refuse a TRUST_PROXY entry that is not an address, block or name', () => {
+    for (const value of ['cafe', 'deadbeef', '10.0.0.0/99']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    }
+  });
+});
