@@ -1,7 +1,7 @@
 // Type-aware lint, zero warnings (npm run check runs it with --max-warnings 0; CI never --fix).
+// Import cycles are checked by dependency-cruiser (.dependency-cruiser.cjs).
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 import jest from 'eslint-plugin-jest';
 import prettier from 'eslint-config-prettier';
 
@@ -29,8 +29,6 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/ignore': ['node_modules'] },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -45,8 +43,6 @@ export default tseslint.config(
       ],
       eqeqeq: ['error', 'always'],
       curly: ['error', 'multi-line'],
-      // Only our own modules: parsing dependencies (PGlite's bundles) is slow and pointless.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'no-console': 'error',
     },
   },
