@@ -15,19 +15,28 @@ function newestMtimeMs(entry) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return fs
     .readdirSync(entry)
-    .reduce((newest, name) => Math.max(newest, newestMtimeMs(path.join(entry, name))), stat.mtimeMs);
+    .reduce(
+      (newest, name) => Math.max(newest, newestMtimeMs(path.join(entry, name))),
+      stat.mtimeMs,
+    );
 }
 
 function ensureBuilt() {
   const built = fs.statSync(marker, { throwIfNoEntry: false });
-  const newestSource = Math.max(...sourceRoots.map((entry) => newestMtimeMs(path.join(root, entry))));
+  const newestSource = Math.max(
+    ...sourceRoots.map((entry) => newestMtimeMs(path.join(root, entry))),
+  );
   if (built !== undefined && built.mtimeMs >= newestSource) return;
   process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   // tsc leaves unchanged outputs untouched; stamp the marker so the next run skips the build.
   fs.utimesSync(marker, new Date(), new Date());
 }
