@@ -19,10 +19,23 @@ const PURE_CODE = [
   'src/account/billing-period.ts',
   'src/health/health-status.ts',
   'src/common/http/cors-origins.ts',
+  'src/networks/network-ids.ts',
+  'src/networks/network-registry.ts',
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bin/**', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'bin/**',
+      '*.js',
+      '*.mjs',
+      '*.cjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
