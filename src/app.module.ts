@@ -10,6 +10,7 @@ import { AppConfig } from './config/env';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { KvModule } from './kv/kv.module';
+import { MerchantsModule } from './merchants/merchants.module';
 import { NetworksModule } from './networks/networks.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
@@ -34,6 +35,7 @@ export class AppModule {
         AccountModule,
         NetworksModule,
         HealthModule,
+        MerchantsModule,
         ...(extras.imports ?? []),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],

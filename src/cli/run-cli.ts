@@ -2,6 +2,11 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
+import {
+  checkKnowledgeBaseOrThrow,
+  KNOWLEDGE_BASE_DIR,
+  KnowledgeBaseError,
+} from '../../seeds/merchants.seed';
 import { AppError } from '../common/errors/app-error';
 import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { migrate, seed, withDataSource } from '../database/database-tasks';
@@ -52,6 +57,9 @@ export async function runCli(
     if (error instanceof AppError) {
       return fail(io, isJson, error.code, error.message, 1, error.details);
     }
+    if (error instanceof KnowledgeBaseError) {
+      return fail(io, isJson, 'KNOWLEDGE_BASE_INVALID', error.message, 1);
+    }
     const message = error instanceof Error ? error.message : String(error);
     return fail(io, isJson, 'INTERNAL_ERROR', message, 1);
   }
@@ -81,6 +89,16 @@ function buildProgram(
   db.command('seed')
     .description('Write the reference data (idempotent)')
     .action(async () => print({ seeded: await withDataSource(config.database, seed) }));
+
+  program
+    .command('kb')
+    .description('Merchant knowledge base')
+    .command('check')
+    .description('Validate every profile in seeds/merchants (schema, bounds, cross-file rules)')
+    .action(() => {
+      const { profiles } = checkKnowledgeBaseOrThrow();
+      print({ valid: true, merchants: profiles.length, directory: KNOWLEDGE_BASE_DIR });
+    });
 
   const creators = program.command('creators').description('Creator accounts');
   creators

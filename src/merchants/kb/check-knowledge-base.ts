@@ -1,0 +1,120 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SUPPORTED_CURRENCIES, type KbProblem, type MerchantProfile } from './merchant-profile';
+import { hasMerchantProfileShape, validateMerchantProfile } from './validate-merchant-profile';
+
+/** SPEC: the knowledge base holds exactly 35 merchants. */
+export const EXPECTED_MERCHANT_COUNT = 35;
+export const CHANGELOG_FILE = 'CHANGELOG.md';
+
+// `## <merchantId> <meta.version>` opens one changelog entry.
+const CHANGELOG_HEADING = /^## ([a-z0-9-]+) (\d{4}-\d{2}-\d{2}-\d{2})\s*$/gm;
+
+export interface KnowledgeBaseCheck {
+  /** Profiles of the right shape, by merchantId; usable only when `problems` is empty. */
+  profiles: MerchantProfile[];
+  problems: KbProblem[];
+}
+
+/**
+ * Reads every `*.json` profile in `dir` and checks each one plus the rules across files:
+ * the merchant count, hostnames claimed by two merchants, coverage of the 23 currencies and a
+ * changelog entry for each profile's current version.
+ */
+export function checkKnowledgeBase(dir: string): KnowledgeBaseCheck {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  const profiles: MerchantProfile[] = [];
+  const problems: KbProblem[] = [];
+
+  for (const file of files) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (error) {
+      problems.push({ file, field: '(root)', rule: 'json', message: (error as Error).message });
+      continue;
+    }
+    problems.push(...validateMerchantProfile(parsed, file));
+    if (hasMerchantProfileShape(parsed)) {
+      profiles.push(parsed);
+    }
+  }
+
+  if (files.length !== EXPECTED_MERCHANT_COUNT) {
+    problems.push({
+      file: '*.json',
+      field: '(root)',
+      rule: 'merchant-count',
+      message: `expected ${EXPECTED_MERCHANT_COUNT} merchant profiles, found ${files.length}`,
+    });
+  }
+  problems.push(...findHostnameConflicts(profiles));
+  problems.push(...findUnusedCurrencies(profiles));
+  problems.push(...findMissingChangelogEntries(dir, profiles));
+  return { profiles, problems };
+}
+
+function findHostnameConflicts(profiles: readonly MerchantProfile[]): KbProblem[] {
+  const claimedBy = new Map<string, string>();
+  const problems: KbProblem[] = [];
+  for (const profile of profiles) {
+    for (const [key, region] of Object.entries(profile.regions)) {
+      for (const hostname of region.hostnames) {
+        const other = claimedBy.get(hostname);
+        if (other === undefined) {
+          claimedBy.set(hostname, profile.merchantId);
+        } else if (other !== profile.merchantId) {
+          problems.push({
+            file: `${profile.merchantId}.json`,
+            field: `regions.${key}.hostnames`,
+            rule: 'hostname-conflict',
+            message: `${hostname} is already claimed by ${other}`,
+          });
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+function findUnusedCurrencies(profiles: readonly MerchantProfile[]): KbProblem[] {
+  const used = new Set(
+    profiles.flatMap((profile) => Object.values(profile.regions).map((r) => r.baseCurrency)),
+  );
+  const unused = SUPPORTED_CURRENCIES.filter((currency) => !used.has(currency));
+  return unused.length === 0
+    ? []
+    : [
+        {
+          file: '*.json',
+          field: 'regions.*.baseCurrency',
+          rule: 'currency-coverage',
+          message: `no region uses ${unused.join(', ')}; the regions must cover all ${SUPPORTED_CURRENCIES.length} currencies`,
+        },
+      ];
+}
+
+function findMissingChangelogEntries(
+  dir: string,
+  profiles: readonly MerchantProfile[],
+): KbProblem[] {
+  const path = join(dir, CHANGELOG_FILE);
+  if (!existsSync(path)) {
+    return [
+      { file: CHANGELOG_FILE, field: '(root)', rule: 'changelog', message: 'changelog is missing' },
+    ];
+  }
+  const entries = new Set(
+    [...readFileSync(path, 'utf8').matchAll(CHANGELOG_HEADING)].map((m) => `${m[1]} ${m[2]}`),
+  );
+  return profiles
+    .filter((profile) => !entries.has(`${profile.merchantId} ${profile.meta.version}`))
+    .map((profile) => ({
+      file: CHANGELOG_FILE,
+      field: profile.merchantId,
+      rule: 'changelog',
+      message: `no "## ${profile.merchantId} ${profile.meta.version}" entry for the profile's current version`,
+    }));
+}

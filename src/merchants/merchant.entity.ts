@@ -1,0 +1,29 @@
+import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { numericTransformer } from '../database/column-transformers';
+import { MerchantProfile } from './kb/merchant-profile';
+
+/** One knowledge-base profile as seeded from seeds/merchants (reviewed data, versioned). */
+@Entity('merchants')
+export class MerchantEntity {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  id: string;
+
+  /** meta.version of the profile, `YYYY-MM-DD-NN`. */
+  @Column({ type: 'varchar', length: 13 })
+  version: string;
+
+  @Column({ type: 'jsonb' })
+  profile: MerchantProfile;
+
+  @Column({
+    name: 'data_confidence_score',
+    type: 'numeric',
+    precision: 5,
+    scale: 2,
+    transformer: numericTransformer,
+  })
+  dataConfidenceScore: number;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}

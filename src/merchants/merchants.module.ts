@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MerchantEntity } from './merchant.entity';
+import { MerchantsController } from './merchants.controller';
+import { MerchantsService } from './merchants.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([MerchantEntity])],
+  controllers: [MerchantsController],
+  providers: [MerchantsService],
+  exports: [MerchantsService],
+})
+export class MerchantsModule {}
