@@ -95,9 +95,10 @@ function buildProgram(
     .description('Merchant knowledge base')
     .command('check')
     .description('Validate every profile in seeds/merchants (schema, bounds, cross-file rules)')
-    .action(() => {
-      const { profiles } = checkKnowledgeBaseOrThrow();
-      print({ valid: true, merchants: profiles.length, directory: KNOWLEDGE_BASE_DIR });
+    .option('--dir <path>', 'profiles directory', KNOWLEDGE_BASE_DIR)
+    .action((options: { dir: string }) => {
+      const { profiles } = checkKnowledgeBaseOrThrow(options.dir);
+      print({ valid: true, merchants: profiles.length, directory: options.dir });
     });
 
   const creators = program.command('creators').description('Creator accounts');

@@ -1,3 +1,7 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { KNOWLEDGE_BASE_DIR } from '../../seeds/merchants.seed';
 import { runCli } from '../../src/cli/run-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -160,9 +164,33 @@ describe('Admin CLI (e2e)', () => {
     expect(removed.json).toEqual({ creatorId, networkId: 'awin', removed: true });
   });
 
+  it('should validate the merchant knowledge base', async () => {
+    expect(await cli('kb', 'check')).toMatchObject({
+      code: 0,
+      json: { valid: true, merchants: 35 },
+    });
+  });
+
+  it('should refuse a knowledge base with a bad profile, naming the file, field and rule', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkpilot-kb-'));
+    fs.cpSync(KNOWLEDGE_BASE_DIR, dir, { recursive: true });
+    const file = path.join(dir, 'asos.json');
+    const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+    profile.meta.dataConfidenceScore = 55;
+    fs.writeFileSync(file, JSON.stringify(profile));
+    const { code, json } = await cli('kb', 'check', '--dir', dir);
+    expect(code).toBe(1);
+    expect(json.error.code).toBe('KNOWLEDGE_BASE_INVALID');
+    expect(json.error.message).toMatch(/asos\.json meta\.dataConfidenceScore \[[a-z-]+\]/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('should migrate and seed idempotently', async () => {
     expect(await cli('db', 'migrate')).toMatchObject({ code: 0, json: { applied: [] } });
-    expect(await cli('db', 'seed')).toMatchObject({ code: 0, json: { seeded: { plans: 5 } } });
+    expect(await cli('db', 'seed')).toMatchObject({
+      code: 0,
+      json: { seeded: { plans: 5, merchants: 35 } },
+    });
   });
 
   const refusals: [string, string[], number, string][] = [
