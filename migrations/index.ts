@@ -1,5 +1,12 @@
 import { Foundation1763800000000 } from './1763800000000-foundation';
 import { Merchants1763850000000 } from './1763850000000-merchants';
+import { FxRates1763900000000 } from './1763900000000-fx-rates';
+import { Links1763950000000 } from './1763950000000-links';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
-export const MIGRATIONS = [Foundation1763800000000, Merchants1763850000000];
+export const MIGRATIONS = [
+  Foundation1763800000000,
+  Merchants1763850000000,
+  FxRates1763900000000,
+  Links1763950000000,
+];

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AccountModule } from './account/account.module';
 import { ApiAccessGuard } from './auth/api-access.guard';
 import { AuthModule } from './auth/auth.module';
@@ -8,10 +9,13 @@ import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { DatabaseModule } from './database/database.module';
+import { FxModule } from './fx/fx.module';
 import { HealthModule } from './health/health.module';
 import { KvModule } from './kv/kv.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { NetworksModule } from './networks/networks.module';
+import { RoutingModule } from './routing/routing.module';
+import { LinksModule } from './links/links.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 /** What a caller of createApp may add: a clock to drive, modules to mount (tests use both). */
@@ -36,6 +40,10 @@ export class AppModule {
         NetworksModule,
         HealthModule,
         MerchantsModule,
+        RoutingModule,
+        LinksModule,
+        ScheduleModule.forRoot(),
+        FxModule,
         ...(extras.imports ?? []),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],

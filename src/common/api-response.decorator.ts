@@ -1,11 +1,12 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 
-/** Documents a 200 answer as the [S] envelope `{success: true, data: <model>}`. */
-export const ApiEnvelopedOk = (model: Type, description?: string): MethodDecorator =>
+/** Documents a success answer as the [S] envelope `{success: true, data: <model>}`. */
+export const ApiEnvelopedOk = (model: Type, status = 200, description?: string): MethodDecorator =>
   applyDecorators(
     ApiExtraModels(model),
-    ApiOkResponse({
+    ApiResponse({
+      status,
       description,
       schema: {
         type: 'object',

@@ -45,7 +45,9 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<DatabaseHan
   // Loaded lazily: the WASM build is large and only the embedded default needs it.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // pg_trgm backs the links search index; production PostgreSQL has it in contrib.
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({
     db,
     path: socketPath,

@@ -1,4 +1,5 @@
-import { IN_HOUSE_NETWORK_BY_MERCHANT, MerchantProfile, NetworkId } from './kb/merchant-profile';
+import { routableNetworks } from '../routing/engine/list-candidates';
+import { MerchantProfile, NetworkId } from './kb/merchant-profile';
 import { buildMerchantHostIndex, MerchantHostMatch } from './kb/merchant-host-index';
 
 export interface MerchantFilter {
@@ -37,14 +38,6 @@ export class MerchantCatalog {
   filter(filter: MerchantFilter): MerchantProfile[] {
     return this.profiles.filter((profile) => matchesFilter(profile, filter));
   }
-}
-
-/** Networks a merchant is routed through: its supported networks, or its in-house programme. */
-export function routableNetworks(profile: MerchantProfile): NetworkId[] {
-  const inHouse = IN_HOUSE_NETWORK_BY_MERCHANT[profile.merchantId];
-  return profile.programType === 'direct' && inHouse !== undefined
-    ? [inHouse]
-    : profile.supportedNetworks;
 }
 
 function matchesFilter(profile: MerchantProfile, filter: MerchantFilter): boolean {

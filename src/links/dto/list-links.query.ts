@@ -1,0 +1,87 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with-hints';
+import { NETWORK_IDS, NetworkId } from '../../networks/network-ids';
+import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
+
+export const DEFAULT_PAGE_SIZE = 25;
+
+/** Query strings carry "true"/"false"; anything else stays a string and fails IsBoolean. */
+const toBoolean = ({ value }: { value: unknown }): unknown =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+export class ListLinksQuery {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  merchantId?: string;
+
+  @ApiPropertyOptional({ enum: NETWORK_IDS })
+  @IsOptional()
+  @IsIn(NETWORK_IDS, { message: `networkId must be one of ${NETWORK_IDS.join(', ')}` })
+  networkId?: NetworkId;
+
+  @ApiPropertyOptional({ enum: ROUTING_PRESET_IDS })
+  @IsOptional()
+  @IsEnumWithHints(ROUTING_PRESET_IDS, PRESET_HINTS)
+  preset?: RoutingPresetId;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  groupId?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'createdAfter must be an ISO 8601 date-time' })
+  createdAfter?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'createdBefore must be an ISO 8601 date-time' })
+  createdBefore?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description: 'Case-insensitive substring of title or original URL',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @ApiPropertyOptional({ description: '[G] true: passthrough links only; false: routed only' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'passthrough must be true or false' })
+  passthrough?: boolean;
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { ulid } from 'ulid';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-code';
+import type { RoutingReason } from '../routing/engine';
+import { RoutingContext, RoutingService } from '../routing/routing.service';
+import { CreateLinkDto } from './dto/create-link.dto';
+import { toNetworkOverride } from './dto/network-override.input';
+import { LinkEntity } from './link.entity';
+import { LinksRepository } from './links.repository';
+import { titleFromUrl } from './title-from-url';
+
+/** Engine reasons that make a link passthrough whatever the creator asks (SPEC item 6 and 7). */
+const FORCED_PASSTHROUGH: Partial<Record<RoutingReason, (host: string) => string>> = {
+  unsupported_merchant: (host) =>
+    `Unsupported merchant: ${host} is not in the knowledge base, so the link is served as passthrough.`,
+  programme_closed: () => "The merchant's affiliate programme is closed; served as passthrough.",
+  passthrough_required: () => 'The merchant forbids canonicalising or re-routing its links.',
+};
+
+/** Whether a link's passthrough is imposed by the merchant (so it cannot be turned off). */
+export const isForcedPassthrough = (routingReason: string): boolean =>
+  routingReason in FORCED_PASSTHROUGH;
+
+/**
+ * Turns one validated create request into a link row: routes it through the engine (the
+ * decision is computed even when the creator asks for passthrough, so turning passthrough off
+ * later needs no re-routing), applies the passthrough rules and derives a title.
+ */
+@Injectable()
+export class LinkBuilderService {
+  constructor(
+    private readonly routing: RoutingService,
+    private readonly links: LinksRepository,
+  ) {}
+
+  build(creatorId: string, request: CreateLinkDto, context: RoutingContext): LinkEntity {
+    const pin = request.networkOverride ? toNetworkOverride(request.networkOverride) : null;
+    if (pin?.expiresAt !== undefined && Date.parse(pin.expiresAt) <= context.nowMs) {
+      throw new AppError(ErrorCode.VALIDATION_ERROR, 'The network override has already expired.', {
+        'networkOverride.expiresAt': ['must be in the future'],
+      });
+    }
+    const { decision, merchant } = this.routing.decideWith(context, {
+      originalUrl: request.originalUrl,
+      visitorCountry: request.visitorCountry,
+      deviceType: request.deviceType,
+      preset: request.preset,
+      category: request.category,
+      passthrough: false,
+      networkOverride: pin,
+      utmOverride: request.utmOverride,
+    });
+    const host = new URL(request.originalUrl).hostname;
+    const forcedReason = FORCED_PASSTHROUGH[decision.reason]?.(host);
+    if (pin !== null && forcedReason === undefined && decision.networkId !== pin.networkId) {
+      throw new AppError(
+        ErrorCode.NETWORK_OVERRIDE_UNAVAILABLE,
+        `Network ${pin.networkId} has no positive EPC hint for this merchant in the region the link routes to${decision.region ? ` (${decision.region})` : ''}.`,
+      );
+    }
+    const isPassthrough = request.passthrough === true || forcedReason !== undefined;
+    const nowDate = new Date(context.nowMs);
+    return this.links.create({
+      id: ulid(context.nowMs),
+      creatorId,
+      title: request.title ?? titleFromUrl(request.originalUrl, merchant?.displayName ?? null),
+      originalUrl: request.originalUrl,
+      canonicalUrl: decision.canonicalUrl,
+      routedUrl: decision.routedUrl,
+      merchantId: decision.merchantId,
+      region: decision.region,
+      networkId: decision.networkId,
+      preset: request.preset ?? 'default',
+      category: request.category ?? null,
+      passthroughEnabled: isPassthrough,
+      passthroughReason: isPassthrough ? (request.passthroughReason ?? forcedReason ?? null) : null,
+      passthroughEnabledAt: isPassthrough ? nowDate : null,
+      networkOverride: pin,
+      utmOverride: request.utmOverride ? { ...request.utmOverride } : null,
+      groupId: request.groupId ?? null,
+      notes: request.notes ?? null,
+      visitorCountry: request.visitorCountry ?? null,
+      deviceType: request.deviceType ?? null,
+      outcome: decision.outcome,
+      routingReason: decision.reason,
+      confidence: Math.min(100, Math.round(100 * decision.confidenceFactor)),
+      confidenceFactor: decision.confidenceFactor,
+      normalizedEpcUsd: decision.normalizedEpcUsd,
+      deepLinkUsed: decision.deepLinkUsed,
+      crcTrace: decision.trace as unknown as Record<string, unknown>,
+      healthStatus: 'unknown',
+      deepLinkStatus: 'unchecked',
+      deepLinkCheckedAt: null,
+      lastHealthCheckAt: null,
+      createdAt: nowDate,
+      updatedAt: nowDate,
+      deletedAt: null,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, Caller, RequiresEnterprise } from '../auth/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { UseRateLimitBucket } from '../rate-limit/rate-limit.decorator';
+import { BulkCreateLinksDto } from './dto/bulk-create-links.dto';
+import { CreateLinkDto } from './dto/create-link.dto';
+import { ListLinksQuery } from './dto/list-links.query';
+import { UpdateLinkDto } from './dto/update-link.dto';
+import {
+  BulkCreateLinksResponse,
+  DeleteLinkResponse,
+  LinkEnvelope,
+  LinkListResponse,
+} from './link.response';
+import { LinksService } from './links.service';
+
+@ApiTags('links')
+@ApiBearerAuth()
+@Controller('links')
+export class LinksController {
+  constructor(private readonly links: LinksService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a routed link (201)' })
+  @ApiEnvelopedOk(LinkEnvelope, 201)
+  create(@Caller() caller: AuthContext, @Body() body: CreateLinkDto): Promise<LinkEnvelope> {
+    return this.links.create(caller.creatorId, body);
+  }
+
+  @Post('bulk')
+  @HttpCode(207)
+  @RequiresEnterprise()
+  @UseRateLimitBucket('bulk')
+  @ApiOperation({ summary: 'Create 1 to 100 links, each independently (Enterprise; 207)' })
+  @ApiEnvelopedOk(BulkCreateLinksResponse, 207)
+  createMany(
+    @Caller() caller: AuthContext,
+    @Body() body: BulkCreateLinksDto,
+  ): Promise<BulkCreateLinksResponse> {
+    return this.links.createMany(caller.creatorId, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The caller's links, newest first" })
+  @ApiEnvelopedOk(LinkListResponse)
+  list(@Caller() caller: AuthContext, @Query() query: ListLinksQuery): Promise<LinkListResponse> {
+    return this.links.list(caller.creatorId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One link with its routing trace' })
+  @ApiEnvelopedOk(LinkEnvelope)
+  get(@Caller() caller: AuthContext, @Param('id') id: string): Promise<LinkEnvelope> {
+    return this.links.get(caller.creatorId, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Update the fields present; routing is not re-run' })
+  @ApiEnvelopedOk(LinkEnvelope)
+  update(
+    @Caller() caller: AuthContext,
+    @Param('id') id: string,
+    @Body() body: UpdateLinkDto,
+  ): Promise<LinkEnvelope> {
+    return this.links.update(caller.creatorId, id, body);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Soft-delete; the redirect then answers 404' })
+  @ApiEnvelopedOk(DeleteLinkResponse)
+  remove(@Caller() caller: AuthContext, @Param('id') id: string): Promise<DeleteLinkResponse> {
+    return this.links.remove(caller.creatorId, id);
+  }
+}

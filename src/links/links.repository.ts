@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { LinkEntity } from './link.entity';
+import { ListLinksQuery } from './dto/list-links.query';
+
+/** `%` and `_` are wildcards in ILIKE; a search for "50%_off" means those characters. */
+const escapeLike = (term: string): string => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+@Injectable()
+export class LinksRepository {
+  constructor(@InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>) {}
+
+  create(fields: Partial<LinkEntity>): LinkEntity {
+    return this.links.create(fields);
+  }
+
+  async insertAll(links: LinkEntity[]): Promise<LinkEntity[]> {
+    // One multi-row INSERT: a bulk request of 100 links is one round trip.
+    if (links.length > 0) await this.links.insert(links as QueryDeepPartialEntity<LinkEntity>[]);
+    return links;
+  }
+
+  /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
+  findLiveForCreator(creatorId: string, linkId: string): Promise<LinkEntity | null> {
+    return this.links
+      .createQueryBuilder('link')
+      .where('link.id = :linkId AND link.creator_id = :creatorId AND link.deleted_at IS NULL', {
+        linkId,
+        creatorId,
+      })
+      .getOne();
+  }
+
+  /** Newest first; createdAfter/createdBefore are exclusive (DESIGN section 2). */
+  async listLiveForCreator(
+    creatorId: string,
+    query: ListLinksQuery,
+    page: number,
+    limit: number,
+  ): Promise<{ links: LinkEntity[]; total: number }> {
+    const builder = this.links
+      .createQueryBuilder('link')
+      .where('link.creator_id = :creatorId AND link.deleted_at IS NULL', { creatorId });
+    if (query.merchantId !== undefined) {
+      builder.andWhere('link.merchant_id = :merchantId', { merchantId: query.merchantId });
+    }
+    if (query.networkId !== undefined) {
+      builder.andWhere('link.network_id = :networkId', { networkId: query.networkId });
+    }
+    if (query.preset !== undefined)
+      builder.andWhere('link.preset = :preset', { preset: query.preset });
+    if (query.groupId !== undefined) {
+      builder.andWhere('link.group_id = :groupId', { groupId: query.groupId });
+    }
+    if (query.createdAfter !== undefined) {
+      builder.andWhere('link.created_at > :createdAfter', {
+        createdAfter: new Date(query.createdAfter),
+      });
+    }
+    if (query.createdBefore !== undefined) {
+      builder.andWhere('link.created_at < :createdBefore', {
+        createdBefore: new Date(query.createdBefore),
+      });
+    }
+    if (query.passthrough !== undefined) {
+      builder.andWhere('link.passthrough_enabled = :passthrough', {
+        passthrough: query.passthrough,
+      });
+    }
+    if (query.search !== undefined && query.search !== '') {
+      const pattern = `%${escapeLike(query.search)}%`;
+      builder.andWhere(
+        new Brackets((where) =>
+          where
+            .where('link.title ILIKE :pattern', { pattern })
+            .orWhere('link.original_url ILIKE :pattern', { pattern }),
+        ),
+      );
+    }
+    const [links, total] = await builder
+      .orderBy('link.created_at', 'DESC')
+      .addOrderBy('link.id', 'DESC')
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { links, total };
+  }
+
+  async save(link: LinkEntity): Promise<LinkEntity> {
+    return this.links.save(link);
+  }
+}

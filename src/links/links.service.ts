@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { toValidationDetails } from '../common/errors/validation-details';
+import { paginationMeta } from '../common/pagination';
+import { InjectConfig } from '../config/config.module';
+import { RedirectConfig } from '../config/env';
+import { Clock } from '../common/clock';
+import { RoutingService } from '../routing/routing.service';
+import { BulkCreateLinksDto, MAX_BULK_LINKS } from './dto/bulk-create-links.dto';
+import { CreateLinkDto } from './dto/create-link.dto';
+import { DEFAULT_PAGE_SIZE, ListLinksQuery } from './dto/list-links.query';
+import { UpdateLinkDto } from './dto/update-link.dto';
+import { LinkBuilderService } from './link-builder.service';
+import { LinkEntity } from './link.entity';
+import { toLinkResponse, toLinkSummary } from './link.mapper';
+import {
+  BulkCreateLinksResponse,
+  BulkFailureResponse,
+  DeleteLinkResponse,
+  LinkEnvelope,
+  LinkListResponse,
+} from './link.response';
+import { LinkEditor } from './link-editor';
+import { LinksRepository } from './links.repository';
+import { LinkEventsService } from './link-events.service';
+
+/** The same validation the global pipe applies to a body, for one bulk item at a time. */
+const ITEM_VALIDATION = { whitelist: true, forbidNonWhitelisted: true };
+
+@Injectable()
+export class LinksService {
+  constructor(
+    @InjectConfig('redirect') private readonly redirect: RedirectConfig,
+    private readonly links: LinksRepository,
+    private readonly builder: LinkBuilderService,
+    private readonly routing: RoutingService,
+    private readonly events: LinkEventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(creatorId: string, request: CreateLinkDto): Promise<LinkEnvelope> {
+    const link = this.builder.build(creatorId, request, await this.routing.prepare(creatorId));
+    await this.links.insertAll([link]);
+    this.events.created([link]);
+    return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
+  }
+
+  /** Each item stands alone: a bad or duplicate item fails without failing the others. */
+  async createMany(
+    creatorId: string,
+    request: BulkCreateLinksDto,
+  ): Promise<BulkCreateLinksResponse> {
+    if (request.links.length === 0 || request.links.length > MAX_BULK_LINKS) {
+      throw new AppError(
+        ErrorCode.BULK_LIMIT_EXCEEDED,
+        `A bulk request holds 1 to ${MAX_BULK_LINKS} links; this one has ${request.links.length}.`,
+      );
+    }
+    const context = await this.routing.prepare(creatorId);
+    const firstIndexOfUrl = new Map<string, number>();
+    const built: LinkEntity[] = [];
+    const failed: BulkFailureResponse[] = [];
+    for (const [index, item] of request.links.entries()) {
+      const originalUrl = originalUrlOf(item);
+      try {
+        const dto = await validateItem(item);
+        const firstIndex = firstIndexOfUrl.get(dto.originalUrl);
+        if (firstIndex !== undefined) {
+          throw new AppError(
+            ErrorCode.VALIDATION_ERROR,
+            `Duplicate originalUrl: item ${firstIndex} has it.`,
+            {
+              originalUrl: [`duplicates item ${firstIndex} of this request`],
+            },
+          );
+        }
+        firstIndexOfUrl.set(dto.originalUrl, index);
+        built.push(this.builder.build(creatorId, dto, context));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        failed.push({
+          index,
+          originalUrl,
+          error: {
+            code: error.code,
+            message: error.message,
+            ...(error.details ? { details: error.details } : {}),
+          },
+        });
+      }
+    }
+    await this.links.insertAll(built);
+    this.events.created(built);
+    return {
+      created: built.map((link) => toLinkResponse(link, this.redirect.redirectBaseUrl)),
+      failed,
+      totalRequested: request.links.length,
+      totalCreated: built.length,
+      totalFailed: failed.length,
+    };
+  }
+
+  async list(creatorId: string, query: ListLinksQuery): Promise<LinkListResponse> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const { links, total } = await this.links.listLiveForCreator(creatorId, query, page, limit);
+    return {
+      items: links.map((link) => toLinkSummary(link, this.redirect.redirectBaseUrl)),
+      pagination: paginationMeta(page, limit, total),
+    };
+  }
+
+  async get(creatorId: string, linkId: string): Promise<LinkEnvelope> {
+    const link = await this.findOrThrow(creatorId, linkId);
+    return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
+  }
+
+  async update(creatorId: string, linkId: string, changes: UpdateLinkDto): Promise<LinkEnvelope> {
+    const link = await this.findOrThrow(creatorId, linkId);
+    const merchant = link.merchantId === null ? null : this.routing.merchantOf(link.originalUrl);
+    new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
+    const saved = await this.links.save(link);
+    this.events.changed(saved);
+    return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };
+  }
+
+  async remove(creatorId: string, linkId: string): Promise<DeleteLinkResponse> {
+    const link = await this.findOrThrow(creatorId, linkId);
+    link.deletedAt = new Date(this.clock.nowMs());
+    await this.links.save(link);
+    this.events.changed(link);
+    return { linkId, deleted: true };
+  }
+
+  private async findOrThrow(creatorId: string, linkId: string): Promise<LinkEntity> {
+    const link = await this.links.findLiveForCreator(creatorId, linkId);
+    if (link === null) throw new AppError(ErrorCode.LINK_NOT_FOUND, `No link with id ${linkId}.`);
+    return link;
+  }
+}
+
+function originalUrlOf(item: unknown): string | null {
+  const value = (item as { originalUrl?: unknown } | null)?.originalUrl;
+  return typeof value === 'string' ? value : null;
+}
+
+async function validateItem(item: unknown): Promise<CreateLinkDto> {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw new AppError(
+      ErrorCode.VALIDATION_ERROR,
+      'Each bulk item must be a create-link request object.',
+    );
+  }
+  const dto = plainToInstance(CreateLinkDto, item);
+  const errors = await validate(dto, ITEM_VALIDATION);
+  if (errors.length > 0) {
+    const details = toValidationDetails(errors);
+    throw new AppError(
+      ErrorCode.VALIDATION_ERROR,
+      `Invalid link: ${Object.keys(details).join(', ')}.`,
+      details,
+    );
+  }
+  return dto;
+}

@@ -1,0 +1,24 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, Caller } from '../auth/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { UseRateLimitBucket } from '../rate-limit/rate-limit.decorator';
+import { RouteRequestDto } from './dto/route-request.dto';
+import { RouteResponse } from './route.response';
+import { RoutingService } from './routing.service';
+
+@ApiTags('routing')
+@ApiBearerAuth()
+@Controller('route')
+export class RoutingController {
+  constructor(private readonly routing: RoutingService) {}
+
+  @Post()
+  @HttpCode(200)
+  @UseRateLimitBucket('route')
+  @ApiOperation({ summary: 'A routing decision; persists nothing and counts no click' })
+  @ApiEnvelopedOk(RouteResponse)
+  route(@Caller() caller: AuthContext, @Body() body: RouteRequestDto): Promise<RouteResponse> {
+    return this.routing.route(caller.creatorId, body);
+  }
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { FxService } from '../fx/fx.service';
+import type { FxSnapshot } from '../fx/math/fx-snapshot';
+import { MerchantProfile, ProductCategory } from '../merchants/kb/merchant-profile';
+import { MerchantsService } from '../merchants/merchants.service';
+import { NetworkAccountsService } from '../networks/network-accounts.service';
+import { NetworkId } from '../networks/network-ids';
+import { RouteRequestDto } from './dto/route-request.dto';
+import { decideRoute } from './engine';
+import { RouteResponse, toRouteResponse } from './route.response';
+import type {
+  DeviceType,
+  LinkProbes,
+  NetworkOverridePin,
+  RoutingDecision,
+  RoutingPresetId,
+  UtmOverride,
+  VisitorContext,
+} from './engine';
+
+/** A routing question as the API asks it: a URL for a creator, and who the visitor is. */
+export interface RouteQuestion {
+  originalUrl: string;
+  visitorCountry?: string | null;
+  deviceType?: DeviceType | null;
+  preset?: RoutingPresetId;
+  category?: ProductCategory | null;
+  passthrough?: boolean;
+  networkOverride?: NetworkOverridePin | null;
+  utmOverride?: UtmOverride | null;
+  probes?: LinkProbes;
+}
+
+export interface RouteAnswer {
+  decision: RoutingDecision;
+  merchant: MerchantProfile | null;
+}
+
+export interface RoutingContext {
+  fx: FxSnapshot;
+  accounts: Partial<Record<NetworkId, string>>;
+  nowMs: number;
+}
+
+const NEW_LINK_PROBES: LinkProbes = { deepLinkStatus: 'unchecked', healthStatus: 'unknown' };
+
+/**
+ * Feeds the pure engine: the merchant owning the URL's host, the latest FX rates and the
+ * creator's network accounts. Used by POST /route and by link creation.
+ */
+@Injectable()
+export class RoutingService {
+  constructor(
+    private readonly merchants: MerchantsService,
+    private readonly fx: FxService,
+    private readonly networkAccounts: NetworkAccountsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async decide(creatorId: string, question: RouteQuestion): Promise<RouteAnswer> {
+    return this.decideWith(await this.prepare(creatorId), question);
+  }
+
+  /** What every decision for one creator shares; fetched once for a whole bulk request. */
+  async prepare(creatorId: string): Promise<RoutingContext> {
+    const [fx, accounts] = await Promise.all([
+      this.fx.getLatestSnapshot(),
+      this.affiliateIdsOf(creatorId),
+    ]);
+    return { fx, accounts, nowMs: this.clock.nowMs() };
+  }
+
+  decideWith({ fx, accounts, nowMs }: RoutingContext, question: RouteQuestion): RouteAnswer {
+    const merchant = this.merchantOf(question.originalUrl);
+    const visitor: VisitorContext = {
+      country: question.visitorCountry ?? null,
+      device: question.deviceType ?? 'desktop',
+      os: null,
+      isInAppBrowser: false,
+    };
+    const decision = decideRoute(
+      {
+        originalUrl: question.originalUrl,
+        merchant,
+        preset: question.preset ?? 'default',
+        ...(question.category ? { category: question.category } : {}),
+        passthrough: question.passthrough ?? false,
+        ...(question.networkOverride ? { networkOverride: question.networkOverride } : {}),
+        probes: question.probes ?? NEW_LINK_PROBES,
+        networkAccounts: accounts,
+        ...(question.utmOverride ? { utmOverride: question.utmOverride } : {}),
+      },
+      visitor,
+      fx,
+      nowMs,
+    );
+    return { decision, merchant };
+  }
+
+  /** POST /route: the engine's answer for a URL and a visitor; nothing stored or counted. */
+  async route(creatorId: string, request: RouteRequestDto): Promise<RouteResponse> {
+    const { decision } = await this.decide(creatorId, request);
+    return toRouteResponse(decision, request.includeCrcTrace === true);
+  }
+
+  /** The knowledge-base profile owning the URL's hostname, if any. */
+  merchantOf(url: string): MerchantProfile | null {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch {
+      return null;
+    }
+    return this.merchants.knowledgeBase.resolveHost(hostname)?.profile ?? null;
+  }
+
+  async affiliateIdsOf(creatorId: string): Promise<Partial<Record<NetworkId, string>>> {
+    const accounts = await this.networkAccounts.listActive(creatorId);
+    return Object.fromEntries(accounts.map((account) => [account.networkId, account.affiliateId]));
+  }
+}
