@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { seedFxSnapshot } from './fx.seed';
 import { seedMerchants } from './merchants.seed';
 import { seedPlans } from './plans.seed';
 
@@ -7,5 +8,6 @@ export async function runSeeds(dataSource: DataSource): Promise<Record<string, n
   return {
     plans: await seedPlans(dataSource),
     merchants: await seedMerchants(dataSource),
+    fxRates: await seedFxSnapshot(dataSource),
   };
 }

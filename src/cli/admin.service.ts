@@ -3,6 +3,7 @@ import { CreatorChanges, CreatorsService, CreatorWithPlan } from '../account/cre
 import { PlanId } from '../account/plan.entity';
 import { KeyEnvironment } from '../auth/api-key.entity';
 import { ApiKeysService, checkKeyOptions, IssuedApiKey } from '../auth/api-keys.service';
+import { FxRefreshResult, FxService } from '../fx/fx.service';
 import { NetworkAccountsService, NetworkAccountView } from '../networks/network-accounts.service';
 
 export interface CreatorView {
@@ -39,6 +40,7 @@ export class AdminService {
     private readonly creators: CreatorsService,
     private readonly apiKeys: ApiKeysService,
     private readonly networkAccounts: NetworkAccountsService,
+    private readonly fx: FxService,
   ) {}
 
   async createCreator(command: CreateCreatorCommand): Promise<{
@@ -106,5 +108,10 @@ export class AdminService {
   ): Promise<{ creatorId: string; networkAccounts: NetworkAccountView[] }> {
     await this.creators.findWithPlanOrThrow(creatorId);
     return { creatorId, networkAccounts: await this.networkAccounts.listActive(creatorId) };
+  }
+
+  /** Fetches FX rates now; throws FX_DATA_UNAVAILABLE (previous rates kept) when both sources fail. */
+  refreshFx(): Promise<FxRefreshResult> {
+    return this.fx.refresh();
   }
 }

@@ -73,7 +73,7 @@ function buildProgram(
 ): Command {
   // Set before adding subcommands: commander copies these settings into each one it creates.
   const program = new Command('linkpilot')
-    .description('Linkpilot admin CLI: creators, API keys, network accounts, database.')
+    .description('Linkpilot admin CLI: creators, API keys, network accounts, FX rates, database.')
     .option('--json', 'print one JSON object')
     .exitOverride()
     .configureOutput({
@@ -198,6 +198,13 @@ function buildProgram(
     .action(async (options: { creator: string }) =>
       withAdmin((admin) => admin.listNetworkAccounts(options.creator)),
     );
+
+  const fx = program.command('fx').description('FX rates');
+  fx.command('refresh')
+    .description(
+      'Fetch rates now from the primary source, else the fallback (as the daily job does)',
+    )
+    .action(async () => withAdmin((admin) => admin.refreshFx()));
   return program;
 }
 

@@ -55,6 +55,15 @@ export interface FxConfig {
   staleAfterHours: number;
 }
 
+export interface ProbesConfig {
+  /** Off: links keep healthStatus unknown and deepLinkStatus unchecked. */
+  enabled: boolean;
+  /** Tests only: let probes reach private, loopback and link-local addresses. */
+  allowPrivateTargets: boolean;
+  /** Tests only: send every probe to this http origin, with the link's Host header and path. */
+  targetOverride: string | null;
+}
+
 export interface AppConfig {
   http: HttpConfig;
   database: DatabaseConfig;
@@ -62,6 +71,7 @@ export interface AppConfig {
   redirect: RedirectConfig;
   health: HealthConfig;
   fx: FxConfig;
+  probes: ProbesConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,6 +96,9 @@ export const ENV_VARIABLES = [
   'FX_PRIMARY_URL',
   'FX_FALLBACK_URL',
   'FX_STALE_AFTER_HOURS',
+  'PROBES_ENABLED',
+  'PROBE_ALLOW_PRIVATE_TARGETS',
+  'PROBE_TARGET_OVERRIDE',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -224,11 +237,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
           'https:',
         ]) ?? '',
       fallbackUrl:
-        reader.url('FX_FALLBACK_URL', 'https://api.frankfurter.app/latest?from=USD', [
-          'http:',
-          'https:',
-        ]) ?? '',
+        // fawazahmed0 currency-api: keyless and carries all 23 currencies (frankfurter's ECB
+        // set lacks AED, SAR, EGP, NGN, ARS, TWD and VND).
+        reader.url(
+          'FX_FALLBACK_URL',
+          'https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/usd.json',
+          ['http:', 'https:'],
+        ) ?? '',
       staleAfterHours: reader.int('FX_STALE_AFTER_HOURS', 6, 1, 720),
+    },
+    probes: {
+      enabled: reader.bool('PROBES_ENABLED', true),
+      allowPrivateTargets: reader.bool('PROBE_ALLOW_PRIVATE_TARGETS', false),
+      targetOverride: reader.url('PROBE_TARGET_OVERRIDE', null, ['http:']),
     },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { FxModule } from '../fx/fx.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+@Module({ imports: [FxModule], controllers: [HealthController], providers: [HealthService] })
 export class HealthModule {}

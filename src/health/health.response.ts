@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { FxHealthStatus } from '../fx/math/classify-fx-health';
 import type { DependencyStatus, HealthStatus } from './health-status';
 
 export class DependencyCheckResponse {
@@ -6,9 +7,24 @@ export class DependencyCheckResponse {
   @ApiProperty({ minimum: 0 }) latencyMs: number;
 }
 
+export class FxHealthCheckResponse {
+  @ApiProperty({ enum: ['ok', 'stale', 'refresh_failed', 'missing'] }) status: FxHealthStatus;
+  @ApiProperty({ type: Number, nullable: true, description: 'Age of the rates in use, in hours' })
+  ageHours: number | null;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Last failed refresh of this node' })
+  lastRefreshFailedAt?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['primary: HTTP 500', 'fallback: connection refused'],
+  })
+  lastRefreshFailureReasons?: string[];
+}
+
 export class HealthChecksResponse {
   @ApiProperty({ type: DependencyCheckResponse }) database: DependencyCheckResponse;
   @ApiProperty({ type: DependencyCheckResponse }) kv: DependencyCheckResponse;
+  @ApiProperty({ type: FxHealthCheckResponse, description: 'Does not affect `status`' })
+  fx: FxHealthCheckResponse;
 }
 
 export class HealthResponse {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { InjectConfig } from '../config/config.module';
 import { HealthConfig } from '../config/env';
 import { Clock } from '../common/clock';
+import { FxService } from '../fx/fx.service';
 import { KvStore } from '../kv/kv-store';
 import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
 import { HealthResponse } from './health.response';
@@ -16,19 +17,22 @@ export class HealthService {
     private readonly dataSource: DataSource,
     private readonly store: KvStore,
     private readonly clock: Clock,
+    private readonly fx: FxService,
   ) {}
 
   async check(): Promise<HealthResponse> {
-    const [database, kv] = await Promise.all([
+    const [database, kv, fx] = await Promise.all([
       this.probe(() => this.dataSource.query('SELECT 1')),
       this.probe(() => this.store.ping()),
+      this.fx.checkHealth(this.config.timeoutMs),
     ]);
     return {
+      // DESIGN section 2: PostgreSQL and Redis only; FX shows in checks.fx.
       status: overallHealth([database, kv]),
       version: API_VERSION,
       kvLatencyMs: kv.latencyMs,
       timestamp: new Date(this.clock.nowMs()).toISOString(),
-      checks: { database, kv },
+      checks: { database, kv, fx },
     };
   }
 

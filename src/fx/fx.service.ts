@@ -1,0 +1,232 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { InjectConfig } from '../config/config.module';
+import { FxConfig } from '../config/env';
+import { FxRateEntity } from './fx-rate.entity';
+import { FxRatesRepository } from './fx-rates.repository';
+import { FxUpstreamClient } from './fx-upstream.client';
+import { toFxRatesResponse } from './fx.mapper';
+import { FxRatesResponse } from './fx-rates.response';
+import { classifyFxHealth, FxHealthCheck, FxRefreshFailure } from './math/classify-fx-health';
+import { parseCurrencyApiPayload } from './math/currency-api-payload';
+import { describeFxAge, FxAge } from './math/describe-fx-age';
+import { ParsedRates, ParseFailure } from './math/fx-payload';
+import { CurrencyCode, FxSnapshot } from './math/fx-snapshot';
+import { MergedRates, mergeFxRates } from './math/merge-fx-rates';
+import { parseOpenErApiPayload } from './math/open-er-api-payload';
+
+/** How often a reader looks for rates another process (a node, the CLI) has stored. */
+const RELOAD_INTERVAL_MS = 1000;
+
+type UpstreamSource = 'primary' | 'fallback';
+
+const PARSERS: Record<UpstreamSource, (body: unknown) => ParsedRates | ParseFailure> = {
+  primary: parseOpenErApiPayload,
+  fallback: parseCurrencyApiPayload,
+};
+
+/** What a refresh stored (a type literal, so the CLI prints it as a plain record). */
+export type FxRefreshResult = {
+  source: UpstreamSource;
+  validAt: string;
+  /** Currencies the upstream lacked, kept from the previous rates. */
+  carriedOver: CurrencyCode[];
+};
+
+/**
+ * The rates in use and their daily refresh (DESIGN section 6). Reads are served from memory:
+ * the latest row is loaded once, replaced right after a refresh here, and looked up again in
+ * the background at most once a second, so rates stored by another process show up without
+ * a reader ever waiting on PostgreSQL once warm.
+ */
+@Injectable()
+export class FxService {
+  private readonly logger = new Logger(FxService.name);
+  private latest: FxRateEntity | null = null;
+  private checkedAtMs = Number.NEGATIVE_INFINITY;
+  private loading: Promise<FxRateEntity | null> | null = null;
+  private lastFailure: FxRefreshFailure | null = null;
+  private lastReloadError = '';
+
+  constructor(
+    @InjectConfig('fx') private readonly config: FxConfig,
+    private readonly repository: FxRatesRepository,
+    private readonly upstream: FxUpstreamClient,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The rates routing uses, with isStale as of now. 503 FX_DATA_UNAVAILABLE when there are none. */
+  async getLatestSnapshot(): Promise<FxSnapshot> {
+    const row = await this.currentRowOrThrow();
+    return this.snapshotOf(row, this.ageOf(row, this.clock.nowMs()));
+  }
+
+  /** GET /fx-rates: the snapshot with its age, limit and penalty, all as of one instant. */
+  async getRates(): Promise<FxRatesResponse> {
+    const row = await this.currentRowOrThrow();
+    const age = this.ageOf(row, this.clock.nowMs());
+    return toFxRatesResponse(this.snapshotOf(row, age), age, this.config.staleAfterHours);
+  }
+
+  /**
+   * Fetches the primary, else the fallback, and stores the first usable answer. When both
+   * fail nothing is written, the previous rates stay in use, the failure is kept for health,
+   * and this throws 503 FX_DATA_UNAVAILABLE with each source's reason.
+   */
+  async refresh(): Promise<FxRefreshResult> {
+    try {
+      return await this.refreshFromUpstreams();
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        // The store failed (the upstreams' own failures are AppErrors, already recorded).
+        this.recordFailure(['database: could not read or store the rates']);
+      }
+      throw error;
+    }
+  }
+
+  /** The `fx` entry of GET /health; answers from memory if the database is slower than timeoutMs. */
+  async checkHealth(timeoutMs: number): Promise<FxHealthCheck> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([this.currentRow().catch(() => null), timeout]);
+    clearTimeout(timer);
+    const latest = this.latest;
+    return classifyFxHealth(
+      latest && { validAt: latest.validAt.toISOString(), fetchedAtMs: latest.fetchedAt.getTime() },
+      this.lastFailure,
+      this.clock.nowMs(),
+      this.config.staleAfterHours,
+    );
+  }
+
+  private async refreshFromUpstreams(): Promise<FxRefreshResult> {
+    const previous = await this.repository.findLatest();
+    const reasons: Record<UpstreamSource, string[]> = { primary: [], fallback: [] };
+    for (const source of ['primary', 'fallback'] as const) {
+      const outcome = await this.fetchRates(source, previous);
+      if (!outcome.ok) {
+        reasons[source].push(outcome.reason);
+        this.logger.warn(`FX ${source} source refused: ${outcome.reason}`);
+        continue;
+      }
+      const row = await this.repository.append({
+        validAt: new Date(outcome.validAt),
+        fetchedAt: new Date(this.clock.nowMs()),
+        source,
+        rates: outcome.rates,
+      });
+      this.useRow(row);
+      this.lastFailure = null;
+      const carried =
+        outcome.carriedOver.length > 0 ? `; carried over ${outcome.carriedOver.join(', ')}` : '';
+      this.logger.log(
+        `FX rates refreshed from the ${source} source, valid at ${outcome.validAt}${carried}`,
+      );
+      return { source, validAt: outcome.validAt, carriedOver: outcome.carriedOver };
+    }
+    this.recordFailure([
+      `primary: ${reasons.primary.join('; ')}`,
+      `fallback: ${reasons.fallback.join('; ')}`,
+    ]);
+    throw new AppError(
+      ErrorCode.FX_DATA_UNAVAILABLE,
+      'Neither FX source gave usable rates; the previous rates stay in use.',
+      reasons,
+    );
+  }
+
+  private recordFailure(reasons: string[]): void {
+    this.lastFailure = { atMs: this.clock.nowMs(), reasons };
+  }
+
+  private ageOf(row: FxRateEntity, nowMs: number): FxAge {
+    return describeFxAge(row.validAt.toISOString(), nowMs, this.config.staleAfterHours);
+  }
+
+  private snapshotOf(row: FxRateEntity, age: FxAge): FxSnapshot {
+    return {
+      base: 'USD',
+      rates: row.rates,
+      timestamp: row.validAt.toISOString(),
+      source: row.source,
+      isStale: age.isStale,
+    };
+  }
+
+  private async fetchRates(
+    source: UpstreamSource,
+    previous: FxRateEntity | null,
+  ): Promise<(MergedRates & { validAt: string }) | ParseFailure> {
+    const url = source === 'primary' ? this.config.primaryUrl : this.config.fallbackUrl;
+    const answer = await this.upstream.getJson(url);
+    if (!answer.ok) return answer;
+    const parsed = PARSERS[source](answer.body);
+    if (!parsed.ok) return parsed;
+    const merged = mergeFxRates(parsed.rates, previous?.rates ?? null);
+    if (!merged.ok) return merged;
+    return { ...merged, validAt: parsed.validAt };
+  }
+
+  private async currentRowOrThrow(): Promise<FxRateEntity> {
+    const row = await this.currentRow();
+    if (row === null) {
+      throw new AppError(
+        ErrorCode.FX_DATA_UNAVAILABLE,
+        'No FX rates are available yet: seed the database or run `linkpilot fx refresh`.',
+      );
+    }
+    return row;
+  }
+
+  /** The cached row; loads it on first use, then re-checks in the background when due. */
+  private async currentRow(): Promise<FxRateEntity | null> {
+    if (this.latest === null) return this.reload();
+    const nowMs = this.clock.nowMs();
+    if (nowMs - this.checkedAtMs >= RELOAD_INTERVAL_MS || nowMs < this.checkedAtMs) {
+      // Errors are logged inside reload(); the cached row keeps serving meanwhile.
+      this.reload().catch(() => undefined);
+    }
+    return this.latest;
+  }
+
+  /** One lookup at a time; a failure is logged once per distinct message. */
+  private reload(): Promise<FxRateEntity | null> {
+    this.loading ??= this.repository
+      .findLatest()
+      .then((row) => {
+        if (row !== null) this.useRow(row);
+        this.lastReloadError = '';
+        return this.latest;
+      })
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (message !== this.lastReloadError) {
+          this.logger.warn(`Loading FX rates failed: ${message}`);
+        }
+        this.lastReloadError = message;
+        if (this.latest === null) throw error;
+        return this.latest;
+      })
+      .finally(() => {
+        this.checkedAtMs = this.clock.nowMs();
+        this.loading = null;
+      });
+    return this.loading;
+  }
+
+  /** Keeps the newer of the cached and the given row: a slow lookup never undoes a refresh. */
+  private useRow(row: FxRateEntity): void {
+    const current = this.latest;
+    const isNewer =
+      current === null ||
+      row.fetchedAt.getTime() > current.fetchedAt.getTime() ||
+      (row.fetchedAt.getTime() === current.fetchedAt.getTime() &&
+        BigInt(row.id) >= BigInt(current.id));
+    if (isNewer) this.latest = row;
+  }
+}
