@@ -2,6 +2,7 @@ import { Foundation1763800000000 } from './1763800000000-foundation';
 import { Merchants1763850000000 } from './1763850000000-merchants';
 import { FxRates1763900000000 } from './1763900000000-fx-rates';
 import { Links1763950000000 } from './1763950000000-links';
+import { Clicks1764000000000 } from './1764000000000-clicks';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Merchants1763850000000,
   FxRates1763900000000,
   Links1763950000000,
+  Clicks1764000000000,
 ];

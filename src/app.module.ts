@@ -2,6 +2,7 @@ import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccountModule } from './account/account.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { ApiAccessGuard } from './auth/api-access.guard';
 import { AuthModule } from './auth/auth.module';
 import { Clock } from './common/clock';
@@ -14,8 +15,11 @@ import { HealthModule } from './health/health.module';
 import { KvModule } from './kv/kv.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { NetworksModule } from './networks/networks.module';
+import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
 import { LinksModule } from './links/links.module';
+import { RedirectModule } from './redirect/redirect.module';
+import { ClickPipelineModule } from './analytics/click-pipeline.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 /** What a caller of createApp may add: a clock to drive, modules to mount (tests use both). */
@@ -42,8 +46,12 @@ export class AppModule {
         MerchantsModule,
         RoutingModule,
         LinksModule,
+        RedirectModule,
+        ClickPipelineModule,
+        AnalyticsModule,
         ScheduleModule.forRoot(),
         FxModule,
+        ProbesModule,
         ...(extras.imports ?? []),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],

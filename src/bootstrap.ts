@@ -12,6 +12,7 @@ import { toValidationDetails } from './common/errors/validation-details';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { registerHttpHooks } from './common/http/http-hooks';
 import { AppConfig, HttpConfig } from './config/env';
+import { RedirectHandler } from './redirect/redirect.handler';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -50,6 +51,8 @@ export async function createApp(
       logger: NEST_LOG_LEVELS[config.http.logLevel],
     },
   );
+  // The edge redirect is a bare Fastify route outside /v1: no guard, pipe or interceptor.
+  app.get(RedirectHandler).register(adapter.getInstance());
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new ValidationPipe({

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import { AccountResponse } from './account.response';
-import { billingPeriodOf, quotaCounterKey } from './billing-period';
+import { quotaCounterKey } from '../kv/edge-keys';
+import { billingPeriodOf } from './billing-period';
 import { CreatorsService } from './creators.service';
 
 @Injectable()

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { BillingPeriod, billingPeriodOf, quotaCounterKey } from './billing-period';
+import { BillingPeriod, billingPeriodOf } from './billing-period';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -88,32 +88,6 @@ describe(billingPeriodOf.name, () => {
           new Date(nextDayMs).toISOString().slice(0, 10),
         );
         expect(billingPeriodOf(at(`${period.start}T00:00:00.000Z`) - 1).id).not.toBe(period.id);
-      }),
-    );
-  });
-});
-
-describe(quotaCounterKey.name, () => {
-  const hashTagOf = (key: string): string | null => /\{([^}]+)\}/.exec(key)?.[1] ?? null;
-
-  it('should carry the creator id in a {…} hash tag and end with the period id when given a ULID', () => {
-    const key = quotaCounterKey('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '2025-03');
-
-    expect(key).toBe('quota:{01JH2Z8Q6N3V4W5X6Y7Z8A9BCD}:2025-03');
-    expect(hashTagOf(key)).toBe('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD');
-  });
-
-  it('should put every period of one creator in the same hash slot when given any periods', () => {
-    const ulid = fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    const periodId = fc
-      .tuple(fc.integer({ min: 2000, max: 2999 }), fc.integer({ min: 1, max: 12 }))
-      .map(([year, month]) => `${year}-${String(month).padStart(2, '0')}`);
-
-    fc.assert(
-      fc.property(ulid, periodId, periodId, (creatorId, a, b) => {
-        expect(hashTagOf(quotaCounterKey(creatorId, a))).toBe(creatorId);
-        expect(hashTagOf(quotaCounterKey(creatorId, b))).toBe(creatorId);
-        expect(quotaCounterKey(creatorId, a) === quotaCounterKey(creatorId, b)).toBe(a === b);
       }),
     );
   });

@@ -16,7 +16,3 @@ export function billingPeriodOf(nowMs: number): BillingPeriod {
   const id = `${year}-${String(month + 1).padStart(2, '0')}`;
   return { id, start: `${id}-01`, end: `${id}-${String(lastDay).padStart(2, '0')}` };
 }
-
-/** The Redis key of a creator's click counter for a period; hash-tagged by creator. */
-export const quotaCounterKey = (creatorId: string, periodId: string): string =>
-  `quota:{${creatorId}}:${periodId}`;

@@ -64,6 +64,14 @@ export interface ProbesConfig {
   targetOverride: string | null;
 }
 
+export interface ClicksConfig {
+  /** Off only for processes that must not write clicks (benchmarks of the edge alone). */
+  consumerEnabled: boolean;
+  pollIntervalMs: number;
+  /** A pending stream entry idle this long belonged to a crashed worker and is claimed. */
+  claimIdleMs: number;
+}
+
 export interface AppConfig {
   http: HttpConfig;
   database: DatabaseConfig;
@@ -72,6 +80,7 @@ export interface AppConfig {
   health: HealthConfig;
   fx: FxConfig;
   probes: ProbesConfig;
+  clicks: ClicksConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -99,6 +108,9 @@ export const ENV_VARIABLES = [
   'PROBES_ENABLED',
   'PROBE_ALLOW_PRIVATE_TARGETS',
   'PROBE_TARGET_OVERRIDE',
+  'CLICK_CONSUMER_ENABLED',
+  'CLICK_POLL_INTERVAL_MS',
+  'CLICK_CLAIM_IDLE_MS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -245,6 +257,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
           ['http:', 'https:'],
         ) ?? '',
       staleAfterHours: reader.int('FX_STALE_AFTER_HOURS', 6, 1, 720),
+    },
+    clicks: {
+      consumerEnabled: reader.bool('CLICK_CONSUMER_ENABLED', true),
+      pollIntervalMs: reader.int('CLICK_POLL_INTERVAL_MS', 250, 10, 60000),
+      claimIdleMs: reader.int('CLICK_CLAIM_IDLE_MS', 30000, 1, 3600000),
     },
     probes: {
       enabled: reader.bool('PROBES_ENABLED', true),

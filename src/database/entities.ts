@@ -1,4 +1,5 @@
 import { CreatorEntity } from '../account/creator.entity';
+import { ClickEntity } from '../analytics/click.entity';
 import { PlanEntity } from '../account/plan.entity';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { FxRateEntity } from '../fx/fx-rate.entity';
@@ -15,4 +16,5 @@ export const ENTITIES = [
   MerchantEntity,
   FxRateEntity,
   LinkEntity,
+  ClickEntity,
 ];

@@ -1,6 +1,12 @@
 import Redis, { Result } from 'ioredis';
 import { WindowState } from '../rate-limit/sliding-log';
-import { KvStore, WindowSpec } from './kv-store';
+import {
+  ADMIT_CLICK_LUA,
+  AdmissionVerdict,
+  ClickAdmissionRequest,
+  ClickAdmissionResult,
+} from './click-admission';
+import { KvStore, StreamEntry, WindowSpec } from './kv-store';
 
 /**
  * The sliding log of sliding-log.ts as one atomic script over sorted sets. KEYS are the
@@ -40,6 +46,8 @@ return result
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
+    /** numberOfKeys is fixed (4) by defineCommand. */
+    admitClick(...keysAndArgs: (string | number)[]): Result<[AdmissionVerdict, number], Context>;
     hitSlidingWindows(
       numberOfKeys: number,
       ...keysAndArgs: (string | number)[]
@@ -49,10 +57,18 @@ declare module 'ioredis' {
 
 export class RedisKvStore extends KvStore {
   private sequence = 0;
+  private subscriber: Redis | null = null;
 
   constructor(private readonly redis: Redis) {
     super();
     redis.defineCommand('hitSlidingWindows', { lua: SLIDING_WINDOWS_LUA });
+    redis.defineCommand('admitClick', { lua: ADMIT_CLICK_LUA, numberOfKeys: 4 });
+  }
+
+  /** Unique per request even within one millisecond and across app nodes. */
+  private nextMember(nowMs: number): string {
+    this.sequence = (this.sequence + 1) % 1e9;
+    return `${nowMs}:${process.pid}:${this.sequence}:${Math.random()}`;
   }
 
   async ping(): Promise<number> {
@@ -66,8 +82,7 @@ export class RedisKvStore extends KvStore {
     nowMs: number,
     windowMs: number,
   ): Promise<{ allowed: boolean; windows: WindowState[] }> {
-    // Members must be unique per request even within one millisecond and across app nodes.
-    const member = `${nowMs}:${process.pid}:${(this.sequence = (this.sequence + 1) % 1e9)}:${Math.random()}`;
+    const member = this.nextMember(nowMs);
     const reply = await this.redis.hitSlidingWindows(
       windows.length,
       ...windows.map((window) => window.key),
@@ -87,12 +102,122 @@ export class RedisKvStore extends KvStore {
     };
   }
 
+  async admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
+    const { keys } = request;
+    const [verdict, used] = await this.redis.admitClick(
+      keys.ipWindow,
+      keys.creatorWindow,
+      keys.quota,
+      keys.stream,
+      request.nowMs,
+      request.windowMs,
+      this.nextMember(request.nowMs),
+      request.ipLimit,
+      request.creatorLimit,
+      request.includedClicks,
+      request.isHardCap ? '1' : '0',
+      request.quotaSeed,
+      request.quotaTtlSeconds,
+      request.record,
+    );
+    return { verdict, used: Number(used) };
+  }
+
+  async getString(key: string): Promise<string | null> {
+    return this.redis.get(key);
+  }
+
+  async setString(key: string, value: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(key, value, 'EX', ttlSeconds);
+  }
+
+  async deleteKeys(keys: string[]): Promise<void> {
+    // One DEL per key: keys of different slots cannot share a command on a cluster.
+    await Promise.all(keys.map((key) => this.redis.del(key)));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.publish(channel, message);
+  }
+
+  async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
+    // A subscribed connection can do nothing else, so invalidations get their own.
+    this.subscriber ??= this.redis.duplicate({ enableOfflineQueue: true });
+    this.subscriber.on('message', (received: string, message: string) => {
+      if (received === channel) onMessage(message);
+    });
+    await this.subscriber.subscribe(channel);
+  }
+
+  async ensureStreamGroup(stream: string, group: string): Promise<void> {
+    try {
+      await this.redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes('BUSYGROUP')) throw error;
+    }
+  }
+
+  async readStreamGroup(
+    stream: string,
+    group: string,
+    consumer: string,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    const reply = (await this.redis.xreadgroup(
+      'GROUP',
+      group,
+      consumer,
+      'COUNT',
+      count,
+      'STREAMS',
+      stream,
+      '>',
+    )) as [string, [string, string[]][]][] | null;
+    return reply === null ? [] : toEntries(reply[0][1]);
+  }
+
+  async claimIdleEntries(
+    stream: string,
+    group: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    const reply = (await this.redis.xautoclaim(
+      stream,
+      group,
+      consumer,
+      minIdleMs,
+      '0',
+      'COUNT',
+      count,
+    )) as [string, [string, string[] | null][]];
+    return toEntries(reply[1]);
+  }
+
+  async ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.redis
+      .multi()
+      .xack(stream, group, ...ids)
+      .xdel(stream, ...ids)
+      .exec();
+  }
+
   async getCounter(key: string): Promise<number | null> {
     const value = await this.redis.get(key);
     return value === null ? null : Number(value);
   }
 
   async close(): Promise<void> {
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/** Stream entries as XREADGROUP/XAUTOCLAIM return them; deleted entries come back as null. */
+function toEntries(raw: [string, string[] | null][]): StreamEntry[] {
+  return raw
+    .filter((entry): entry is [string, string[]] => entry[1] !== null)
+    .map(([id, fields]) => ({ id, payload: fields[fields.indexOf('c') + 1] ?? '' }));
 }

@@ -85,8 +85,9 @@ export class LinkBuilderService {
       outcome: decision.outcome,
       routingReason: decision.reason,
       confidence: Math.min(100, Math.round(100 * decision.confidenceFactor)),
-      confidenceFactor: decision.confidenceFactor,
-      normalizedEpcUsd: decision.normalizedEpcUsd,
+      // Rounded as their numeric columns store them, so the create answer matches later reads.
+      confidenceFactor: roundTo(decision.confidenceFactor, 4),
+      normalizedEpcUsd: roundTo(decision.normalizedEpcUsd, 6),
       deepLinkUsed: decision.deepLinkUsed,
       crcTrace: decision.trace as unknown as Record<string, unknown>,
       healthStatus: 'unknown',
@@ -98,4 +99,8 @@ export class LinkBuilderService {
       deletedAt: null,
     });
   }
+}
+
+function roundTo(value: number, decimals: number): number {
+  return Number(value.toFixed(decimals));
 }

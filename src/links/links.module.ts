@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProbesModule } from '../probes/probes.module';
 import { RoutingModule } from '../routing/routing.module';
 import { LinkBuilderService } from './link-builder.service';
 import { LinkEntity } from './link.entity';
@@ -9,9 +10,9 @@ import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkEntity]), RoutingModule],
+  imports: [TypeOrmModule.forFeature([LinkEntity]), RoutingModule, ProbesModule],
   controllers: [LinksController],
   providers: [LinksRepository, LinkBuilderService, LinkEventsService, LinksService],
-  exports: [LinksService],
+  exports: [LinksService, LinkEventsService],
 })
 export class LinksModule {}

@@ -5,6 +5,9 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
 
+/** Link ids are ULIDs; any other string names no link (and may hold bytes PostgreSQL refuses, e.g. NUL). */
+const LINK_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
 /** `%` and `_` are wildcards in ILIKE; a search for "50%_off" means those characters. */
 const escapeLike = (term: string): string => term.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -24,6 +27,7 @@ export class LinksRepository {
 
   /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
   findLiveForCreator(creatorId: string, linkId: string): Promise<LinkEntity | null> {
+    if (!LINK_ID_PATTERN.test(linkId)) return Promise.resolve(null);
     return this.links
       .createQueryBuilder('link')
       .where('link.id = :linkId AND link.creator_id = :creatorId AND link.deleted_at IS NULL', {
@@ -47,7 +51,10 @@ export class LinksRepository {
       builder.andWhere('link.merchant_id = :merchantId', { merchantId: query.merchantId });
     }
     if (query.networkId !== undefined) {
-      builder.andWhere('link.network_id = :networkId', { networkId: query.networkId });
+      // A passthrough link serves no network (its stored route is kept for later), so it never matches.
+      builder.andWhere('link.network_id = :networkId AND link.passthrough_enabled = false', {
+        networkId: query.networkId,
+      });
     }
     if (query.preset !== undefined)
       builder.andWhere('link.preset = :preset', { preset: query.preset });

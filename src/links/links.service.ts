@@ -123,7 +123,7 @@ export class LinksService {
     const merchant = link.merchantId === null ? null : this.routing.merchantOf(link.originalUrl);
     new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
     const saved = await this.links.save(link);
-    this.events.changed(saved);
+    await this.events.changed(saved);
     return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };
   }
 
@@ -131,7 +131,7 @@ export class LinksService {
     const link = await this.findOrThrow(creatorId, linkId);
     link.deletedAt = new Date(this.clock.nowMs());
     await this.links.save(link);
-    this.events.changed(link);
+    await this.events.changed(link);
     return { linkId, deleted: true };
   }
 

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClickEntity } from './click.entity';
+import { ClickPartitionsService } from './click-partitions.service';
+import { ClickStreamConsumer } from './click-stream.consumer';
+
+/** The write side of analytics: click streams to the partitioned clicks table. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ClickEntity])],
+  providers: [ClickStreamConsumer, ClickPartitionsService],
+  exports: [ClickStreamConsumer],
+})
+export class ClickPipelineModule {}

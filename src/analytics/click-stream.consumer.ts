@@ -1,0 +1,141 @@
+import { hostname } from 'node:os';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { InjectConfig } from '../config/config.module';
+import { ClicksConfig } from '../config/env';
+import { CLICK_STREAMS } from '../kv/edge-keys';
+import { KvStore, StreamEntry } from '../kv/kv-store';
+import { ClickEntity } from './click.entity';
+
+export const CLICK_CONSUMER_GROUP = 'click-writers';
+const BATCH_SIZE = 500;
+
+/**
+ * Moves click records from the Redis streams to PostgreSQL in batches (DESIGN section 3):
+ * at-least-once through a consumer group, exactly-once in the table because the record id is
+ * part of the primary key (ON CONFLICT DO NOTHING). Entries a crashed worker left pending are
+ * claimed again after `claimIdleMs`, so a restart loses nothing and counts nothing twice.
+ */
+@Injectable()
+export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ClickStreamConsumer.name);
+  readonly consumerName = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private isStopping = false;
+
+  constructor(
+    @InjectConfig('clicks') private readonly config: ClicksConfig,
+    private readonly store: KvStore,
+    @InjectRepository(ClickEntity) private readonly clicks: Repository<ClickEntity>,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.consumerEnabled) return;
+    await this.ensureGroups().catch((error: unknown) =>
+      this.logger.warn(`Click streams not ready yet: ${String(error)}`),
+    );
+    this.schedule();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.isStopping = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  async ensureGroups(): Promise<void> {
+    for (const stream of CLICK_STREAMS)
+      await this.store.ensureStreamGroup(stream, CLICK_CONSUMER_GROUP);
+  }
+
+  /** One pass over every stream: abandoned entries first, then new ones. Returns rows written. */
+  async drainOnce(): Promise<number> {
+    let written = 0;
+    for (const stream of CLICK_STREAMS) {
+      const claimed = await this.store.claimIdleEntries(
+        stream,
+        CLICK_CONSUMER_GROUP,
+        this.consumerName,
+        this.config.claimIdleMs,
+        BATCH_SIZE,
+      );
+      const fresh = await this.store.readStreamGroup(
+        stream,
+        CLICK_CONSUMER_GROUP,
+        this.consumerName,
+        BATCH_SIZE,
+      );
+      written += await this.persist(stream, [...claimed, ...fresh]);
+    }
+    return written;
+  }
+
+  /** Inserts a batch (duplicates ignored), then acknowledges it: a crash in between re-delivers. */
+  async persist(stream: string, entries: StreamEntry[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    const rows = entries.flatMap((entry) => parseRecord(entry, this.logger));
+    if (rows.length > 0) {
+      await this.clicks
+        .createQueryBuilder()
+        .insert()
+        .into(ClickEntity)
+        .values(rows)
+        .orIgnore()
+        .execute();
+    }
+    await this.store.ackAndDelete(
+      stream,
+      CLICK_CONSUMER_GROUP,
+      entries.map((entry) => entry.id),
+    );
+    return rows.length;
+  }
+
+  private schedule(): void {
+    if (this.isStopping) return;
+    this.timer = setTimeout(() => {
+      this.running = this.drainOnce()
+        .then(() => undefined)
+        .catch((error: unknown) => this.logger.warn(`Click consumer pass failed: ${String(error)}`))
+        .finally(() => this.schedule());
+    }, this.config.pollIntervalMs);
+    this.timer.unref();
+  }
+}
+
+/** A malformed entry is logged and dropped (acknowledged), never retried forever. */
+function parseRecord(entry: StreamEntry, logger: Logger): QueryDeepPartialEntity<ClickEntity>[] {
+  try {
+    const record = JSON.parse(entry.payload) as Record<string, unknown>;
+    return [
+      {
+        recordId: String(record.recordId),
+        clickedAt: new Date(String(record.clickedAt)),
+        linkId: String(record.linkId),
+        creatorId: String(record.creatorId),
+        merchantId: (record.merchantId as string | null) ?? null,
+        region: (record.region as string | null) ?? null,
+        networkId: (record.networkId as ClickEntity['networkId']) ?? null,
+        preset: record.preset as ClickEntity['preset'],
+        outcome: record.outcome as ClickEntity['outcome'],
+        normalizedEpcUsd: Number(record.normalizedEpcUsd),
+        confidence: Number(record.confidence),
+        deepLinkUsed: record.deepLinkUsed === true,
+        privateDealApplied: record.privateDealApplied === true,
+        visitorCountry: (record.visitorCountry as string | null) ?? null,
+        deviceClass: record.deviceClass as ClickEntity['deviceClass'],
+      },
+    ];
+  } catch (error) {
+    logger.error(`Dropping malformed click entry ${entry.id}: ${String(error)}`);
+    return [];
+  }
+}

@@ -1,0 +1,67 @@
+import * as fc from 'fast-check';
+import { CLICK_STREAMS, EDGE_SHARDS, edgeKeysOf, edgeShardOf, quotaCounterKey } from './edge-keys';
+
+const hashTagOf = (key: string): string | null => /\{([^}]+)\}/.exec(key)?.[1] ?? null;
+const ulid = fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+const periodId = fc
+  .tuple(fc.integer({ min: 2000, max: 2999 }), fc.integer({ min: 1, max: 12 }))
+  .map(([year, month]) => `${year}-${String(month).padStart(2, '0')}`);
+
+describe(edgeKeysOf.name, () => {
+  it('should put all of a click’s keys in one hash slot when given any creator, address and period', () => {
+    fc.assert(
+      fc.property(ulid, fc.ipV4(), periodId, (creatorId, ip, period) => {
+        const keys = Object.values(edgeKeysOf(creatorId, ip, period));
+        const tags = new Set(keys.map(hashTagOf));
+        expect(tags).toEqual(new Set([`e${edgeShardOf(creatorId)}`]));
+        expect(CLICK_STREAMS).toContain(edgeKeysOf(creatorId, ip, period).stream);
+      }),
+    );
+  });
+
+  it('should keep separate windows per address and per creator', () => {
+    const a = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '203.0.113.1', '2026-11');
+    const b = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '203.0.113.2', '2026-11');
+    const c = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCE', '203.0.113.1', '2026-11');
+    expect(a.ipWindow).not.toBe(b.ipWindow);
+    expect(a.creatorWindow).toBe(b.creatorWindow);
+    expect(a.ipWindow).not.toBe(c.ipWindow);
+  });
+});
+
+describe(quotaCounterKey.name, () => {
+  it('should name the creator and end with the period id', () => {
+    const key = quotaCounterKey('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '2025-03');
+    expect(key).toMatch(/^quota:\{e\d+\}:01JH2Z8Q6N3V4W5X6Y7Z8A9BCD:2025-03$/);
+  });
+
+  it('should give each period its own key in the creator’s slot', () => {
+    fc.assert(
+      fc.property(ulid, periodId, periodId, (creatorId, a, b) => {
+        expect(hashTagOf(quotaCounterKey(creatorId, a))).toBe(
+          hashTagOf(quotaCounterKey(creatorId, b)),
+        );
+        expect(quotaCounterKey(creatorId, a) === quotaCounterKey(creatorId, b)).toBe(a === b);
+      }),
+    );
+  });
+});
+
+describe(edgeShardOf.name, () => {
+  it('should be stable and within range, spreading creators over the shards', () => {
+    expect(edgeShardOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD')).toBe(
+      edgeShardOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD'),
+    );
+    const counts = new Array<number>(EDGE_SHARDS).fill(0);
+    fc.assert(
+      fc.property(ulid, (creatorId) => {
+        const shard = edgeShardOf(creatorId);
+        expect(shard).toBeGreaterThanOrEqual(0);
+        expect(shard).toBeLessThan(EDGE_SHARDS);
+        counts[shard]++;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(counts.every((count) => count > 0)).toBe(true);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Keys of the edge redirector. A click's keys (per-IP window, creator window, quota counter,
+ * click stream) share one hash tag, the creator's shard, so a single Lua script admits and
+ * records a click atomically and the same code runs on Redis Cluster (DESIGN section 3).
+ * The per-IP window is therefore kept per creator: an address hammering one creator's links
+ * is stopped at 200/min without a second round trip.
+ */
+export const EDGE_SHARDS = 16;
+
+/** FNV-1a: stable across processes and releases, unlike a language hash. */
+export function edgeShardOf(creatorId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < creatorId.length; i++) {
+    hash ^= creatorId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % EDGE_SHARDS;
+}
+
+const tagOf = (shard: number): string => `{e${shard}}`;
+
+export const clickStreamKey = (shard: number): string => `clicks:${tagOf(shard)}`;
+
+export const CLICK_STREAMS: readonly string[] = Array.from({ length: EDGE_SHARDS }, (_, shard) =>
+  clickStreamKey(shard),
+);
+
+export function edgeKeysOf(creatorId: string, clientIp: string, periodId: string) {
+  const tag = tagOf(edgeShardOf(creatorId));
+  return {
+    ipWindow: `edge:${tag}:ip:${creatorId}:${clientIp}`,
+    creatorWindow: `edge:${tag}:cr:${creatorId}`,
+    quota: quotaCounterKey(creatorId, periodId),
+    stream: clickStreamKey(edgeShardOf(creatorId)),
+  };
+}
+
+/** The creator's click counter for a billing period (`YYYY-MM`). */
+export function quotaCounterKey(creatorId: string, periodId: string): string {
+  return `quota:${tagOf(edgeShardOf(creatorId))}:${creatorId}:${periodId}`;
+}

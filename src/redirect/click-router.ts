@@ -1,0 +1,132 @@
+import type { FxSnapshot } from '../fx/math/fx-snapshot';
+import type { MerchantProfile } from '../merchants/kb/merchant-profile';
+import type { NetworkId } from '../networks/network-ids';
+import { decideRoute } from '../routing/engine';
+import type { RoutingOutcome, VisitorContext } from '../routing/engine/routing-types';
+import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
+import type { LinkRoutingRecord } from './link-routing-record';
+
+/** Where one click goes, and what its click record says about the route. */
+export interface ClickRoute {
+  url: string;
+  outcome: RoutingOutcome;
+  merchantId: string | null;
+  region: string | null;
+  networkId: NetworkId | null;
+  normalizedEpcUsd: number;
+  confidence: number;
+  deepLinkUsed: boolean;
+}
+
+const MAX_CONTEXTS_PER_LINK = 2_000;
+
+/**
+ * Routes a click for its visitor (DESIGN section 3): passthrough links go to the original URL
+ * byte for byte; a click with no visitor context gets the link's stored route; otherwise the
+ * engine decides for the visitor's country and device. Decisions are memoised per link record,
+ * creator profile and visitor context, since visitors share a handful of contexts and a
+ * decision only changes when one of those (or the FX rates) does.
+ */
+export class ClickRouter {
+  private readonly memo = new WeakMap<
+    LinkRoutingRecord,
+    WeakMap<CreatorEdgeProfile, Map<string, ClickRoute>>
+  >();
+
+  route(
+    record: LinkRoutingRecord,
+    creator: CreatorEdgeProfile,
+    visitor: VisitorContext | null,
+    merchant: MerchantProfile | null,
+    fx: FxSnapshot,
+    nowMs: number,
+  ): ClickRoute {
+    if (record.passthrough) return passthroughRoute(record);
+    if (visitor === null) return storedRoute(record);
+    const contextKey = `${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}`;
+    let byProfile = this.memo.get(record);
+    if (byProfile === undefined) {
+      byProfile = new WeakMap();
+      this.memo.set(record, byProfile);
+    }
+    let byContext = byProfile.get(creator);
+    if (byContext === undefined || byContext.size > MAX_CONTEXTS_PER_LINK) {
+      byContext = new Map();
+      byProfile.set(creator, byContext);
+    }
+    const cached = byContext.get(contextKey);
+    if (cached !== undefined && !pinExpiredSince(record, nowMs)) return cached;
+    const route = decide(record, creator, visitor, merchant, fx, nowMs);
+    byContext.set(contextKey, route);
+    return route;
+  }
+}
+
+/** A memoised decision made under a pin that has since expired must be made again. */
+function pinExpiredSince(record: LinkRoutingRecord, nowMs: number): boolean {
+  const expiresAt = record.networkOverride?.expiresAt;
+  return expiresAt !== undefined && Date.parse(expiresAt) <= nowMs;
+}
+
+function decide(
+  record: LinkRoutingRecord,
+  creator: CreatorEdgeProfile,
+  visitor: VisitorContext,
+  merchant: MerchantProfile | null,
+  fx: FxSnapshot,
+  nowMs: number,
+): ClickRoute {
+  const decision = decideRoute(
+    {
+      originalUrl: record.originalUrl,
+      merchant,
+      preset: record.preset,
+      ...(record.category ? { category: record.category as never } : {}),
+      passthrough: false,
+      ...(record.networkOverride ? { networkOverride: record.networkOverride } : {}),
+      probes: record.probes,
+      networkAccounts: creator.affiliateIds,
+      ...(record.utmOverride ? { utmOverride: record.utmOverride } : {}),
+    },
+    visitor,
+    fx,
+    nowMs,
+  );
+  return {
+    url: decision.routedUrl,
+    outcome: decision.outcome,
+    merchantId: decision.merchantId ?? record.merchantId,
+    region: decision.region,
+    networkId: decision.networkId,
+    normalizedEpcUsd: decision.normalizedEpcUsd,
+    confidence: decision.confidenceFactor,
+    deepLinkUsed: decision.deepLinkUsed,
+  };
+}
+
+function passthroughRoute(record: LinkRoutingRecord): ClickRoute {
+  return {
+    url: record.originalUrl,
+    outcome: 'passthrough',
+    merchantId: record.merchantId,
+    region: null,
+    networkId: null,
+    normalizedEpcUsd: 0,
+    confidence: 0,
+    deepLinkUsed: false,
+  };
+}
+
+function storedRoute(record: LinkRoutingRecord): ClickRoute {
+  const { stored } = record;
+  return {
+    url: stored.routedUrl,
+    outcome: stored.outcome,
+    merchantId: record.merchantId,
+    region: stored.region,
+    networkId: stored.networkId,
+    normalizedEpcUsd: stored.normalizedEpcUsd,
+    confidence: stored.confidenceFactor,
+    deepLinkUsed: stored.deepLinkUsed,
+  };
+}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { DataSource } from 'typeorm';
+import { billingPeriodOf } from '../account/billing-period';
+import { Clock } from '../common/clock';
+import type { NetworkId } from '../networks/network-ids';
+
+/** What the edge needs of a creator: limits, quota and the affiliate ids to route with. */
+export interface CreatorEdgeProfile {
+  creatorId: string;
+  edgeClicksPerMinute: number;
+  includedClicks: number;
+  /** Free plan: the quota is a hard stop, no overage. */
+  isHardCap: boolean;
+  affiliateIds: Partial<Record<NetworkId, string>>;
+  /** Clicks already in PostgreSQL this period: seeds a quota counter lost with Redis. */
+  clicksInDatabase: number;
+  periodId: string;
+}
+
+/**
+ * Kept one second in process: a plan change, an included-clicks change or a network account
+ * change made with the CLI (another process, maybe without Redis) reaches the edge within a
+ * second, and the database sees one read per creator per second per node at most.
+ */
+const PROFILE_TTL_MS = 1_000;
+
+interface ProfileRow {
+  id: string;
+  edge_clicks_per_minute: number;
+  included_clicks: number;
+  is_free: boolean;
+  clicks: string;
+}
+
+@Injectable()
+export class CreatorEdgeProfilesService {
+  private readonly cache = new LRUCache<string, Promise<CreatorEdgeProfile | null>>({
+    max: 100_000,
+    ttl: PROFILE_TTL_MS,
+  });
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  find(creatorId: string): Promise<CreatorEdgeProfile | null> {
+    const cached = this.cache.get(creatorId);
+    if (cached !== undefined) return cached;
+    // Caching the promise: concurrent clicks of one creator share one load.
+    const loading = this.load(creatorId).catch((error: unknown) => {
+      this.cache.delete(creatorId);
+      throw error;
+    });
+    this.cache.set(creatorId, loading);
+    return loading;
+  }
+
+  private async load(creatorId: string): Promise<CreatorEdgeProfile | null> {
+    const period = billingPeriodOf(this.clock.nowMs());
+    const rows: ProfileRow[] = await this.dataSource.query(
+      `SELECT c.id, p.edge_clicks_per_minute, COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
+              p.id = 'free' AS is_free,
+              (SELECT count(*) FROM clicks k WHERE k.creator_id = c.id AND k.clicked_at >= $2) AS clicks
+         FROM creators c JOIN plans p ON p.id = c.plan_id
+        WHERE c.id = $1`,
+      [creatorId, `${period.start}T00:00:00Z`],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    const accounts: { network_id: NetworkId; affiliate_id: string }[] = await this.dataSource.query(
+      `SELECT network_id, affiliate_id FROM network_accounts WHERE creator_id = $1 AND is_active`,
+      [creatorId],
+    );
+    return {
+      creatorId,
+      edgeClicksPerMinute: row.edge_clicks_per_minute,
+      includedClicks: row.included_clicks,
+      isHardCap: row.is_free,
+      affiliateIds: Object.fromEntries(accounts.map((a) => [a.network_id, a.affiliate_id])),
+      clicksInDatabase: Number(row.clicks),
+      periodId: period.id,
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { IsNull, Repository } from 'typeorm';
+import { KvStore } from '../kv/kv-store';
+import { LinkEntity } from '../links/link.entity';
+import { LinkEventsService } from '../links/link-events.service';
+import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
+
+const INVALIDATION_CHANNEL = 'linkpilot:links:invalidate';
+const REDIS_TTL_SECONDS = 3600;
+/** The in-process copy lives a minute at most; changes also evict it at once (pub/sub). */
+const LOCAL_TTL_MS = 60_000;
+/** Unknown or deleted ids are remembered briefly so a flood of them stays off PostgreSQL. */
+const MISSING_TTL_MS = 5_000;
+
+const redisKeyOf = (linkId: string): string => `linkrec:${linkId}`;
+type Cached = LinkRoutingRecord | 'missing';
+
+/**
+ * A link's routing record for the edge: in-process LRU, else Redis, else PostgreSQL (then
+ * cached in both). Updates and deletes evict it everywhere: here, in Redis, and on every
+ * other node through a pub/sub message.
+ */
+@Injectable()
+export class LinkRecordsService implements OnModuleInit {
+  private readonly logger = new Logger(LinkRecordsService.name);
+  private readonly local = new LRUCache<string, Cached>({ max: 200_000, ttl: LOCAL_TTL_MS });
+
+  constructor(
+    private readonly store: KvStore,
+    @InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>,
+    linkEvents: LinkEventsService,
+  ) {
+    linkEvents.onChanged((linkId) => this.evict(linkId));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.store
+      .subscribe(INVALIDATION_CHANNEL, (linkId) => this.local.delete(linkId))
+      .catch((error: unknown) =>
+        this.logger.warn(`No cross-node cache invalidation (Redis unreachable): ${String(error)}`),
+      );
+  }
+
+  /** The record, or null for an unknown or deleted link. */
+  async find(linkId: string): Promise<LinkRoutingRecord | null> {
+    const cached = this.local.get(linkId);
+    if (cached !== undefined) return cached === 'missing' ? null : cached;
+    const record = (await this.fromRedis(linkId)) ?? (await this.fromDatabase(linkId));
+    if (record === null) this.local.set(linkId, 'missing', { ttl: MISSING_TTL_MS });
+    else this.local.set(linkId, record);
+    return record;
+  }
+
+  /** Called on every change or deletion of a link. */
+  async evict(linkId: string): Promise<void> {
+    this.local.delete(linkId);
+    await this.store.deleteKeys([redisKeyOf(linkId)]);
+    await this.store.publish(INVALIDATION_CHANNEL, linkId);
+  }
+
+  private async fromRedis(linkId: string): Promise<LinkRoutingRecord | null> {
+    const raw = await this.store.getString(redisKeyOf(linkId)).catch(() => null);
+    return raw === null ? null : (JSON.parse(raw) as LinkRoutingRecord);
+  }
+
+  private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
+    // An id that cannot be a ULID is not worth a query.
+    if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(linkId)) return null;
+    const link = await this.links.findOneBy({ id: linkId.toUpperCase(), deletedAt: IsNull() });
+    if (link === null) return null;
+    const record = toLinkRoutingRecord(link);
+    await this.store
+      .setString(redisKeyOf(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
+      .catch(() => undefined);
+    return record;
+  }
+}

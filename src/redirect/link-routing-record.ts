@@ -1,0 +1,67 @@
+import type { NetworkId } from '../networks/network-ids';
+import type {
+  LinkProbes,
+  NetworkOverridePin,
+  RoutingOutcome,
+  RoutingPresetId,
+  UtmOverride,
+} from '../routing/engine/routing-types';
+import type { LinkEntity } from '../links/link.entity';
+
+/**
+ * What the edge needs of a link, small enough to cache in process and in Redis: how to route
+ * it per visitor, and the route stored at creation for requests with no visitor context.
+ */
+export interface LinkRoutingRecord {
+  linkId: string;
+  creatorId: string;
+  originalUrl: string;
+  merchantId: string | null;
+  passthrough: boolean;
+  preset: RoutingPresetId;
+  category: string | null;
+  networkOverride: NetworkOverridePin | null;
+  utmOverride: UtmOverride | null;
+  probes: LinkProbes;
+  stored: {
+    routedUrl: string;
+    region: string | null;
+    networkId: NetworkId | null;
+    outcome: RoutingOutcome;
+    normalizedEpcUsd: number;
+    confidenceFactor: number;
+    deepLinkUsed: boolean;
+  };
+}
+
+export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
+  return {
+    linkId: link.id,
+    creatorId: link.creatorId,
+    originalUrl: link.originalUrl,
+    merchantId: link.merchantId,
+    passthrough: link.passthroughEnabled,
+    preset: link.preset,
+    category: link.category,
+    networkOverride:
+      link.networkOverride === null
+        ? null
+        : {
+            networkId: link.networkOverride.networkId,
+            ...(link.networkOverride.expiresAt
+              ? { expiresAt: link.networkOverride.expiresAt }
+              : {}),
+          },
+    utmOverride: link.utmOverride,
+    probes: { deepLinkStatus: link.deepLinkStatus, healthStatus: link.healthStatus },
+    stored: {
+      routedUrl: link.routedUrl,
+      region: link.region,
+      networkId: link.networkId,
+      outcome: link.outcome,
+      normalizedEpcUsd: link.normalizedEpcUsd,
+      confidenceFactor: link.confidenceFactor,
+      deepLinkUsed: link.deepLinkUsed,
+    },
+  };
+}

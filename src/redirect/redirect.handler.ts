@@ -1,0 +1,191 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { compile as compileTrust } from '@fastify/proxy-addr';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ulid } from 'ulid';
+import { Clock } from '../common/clock';
+import { InjectConfig } from '../config/config.module';
+import { HttpConfig, RedirectConfig } from '../config/env';
+import { FxService } from '../fx/fx.service';
+import { edgeKeysOf } from '../kv/edge-keys';
+import { KvStore } from '../kv/kv-store';
+import { MerchantsService } from '../merchants/merchants.service';
+import { ClickRoute, ClickRouter } from './click-router';
+import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
+import { LinkRecordsService } from './link-records.service';
+import type { LinkRoutingRecord } from './link-routing-record';
+import { EdgeVisitor, readVisitor } from './visitor-context';
+
+/** Edge redirector limits (SPEC "Edge redirector limits"). */
+export const EDGE_WINDOW_MS = 60_000;
+export const EDGE_IP_LIMIT_PER_MINUTE = 200;
+/** A quota counter outlives its month by a few days, then Redis drops it. */
+const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
+
+const NO_STORE = 'private, no-store';
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * GET /r/:linkId, the visitor-facing hot path, as a bare Fastify route (no Nest guard, pipe
+ * or interceptor): record from cache -> visitor context -> route (memoised engine decision)
+ * -> one Redis script that applies the edge limits and the quota and records the click ->
+ * 302. Bots, link previews and HEAD requests go to the original URL and touch nothing.
+ */
+@Injectable()
+export class RedirectHandler {
+  private readonly logger = new Logger('Redirect');
+  private readonly router = new ClickRouter();
+  private readonly isTrusted: (address: string, hop: number) => boolean;
+  private lastKvWarningMs = 0;
+
+  constructor(
+    @InjectConfig('redirect') private readonly config: RedirectConfig,
+    @InjectConfig('http') http: HttpConfig,
+    private readonly records: LinkRecordsService,
+    private readonly creators: CreatorEdgeProfilesService,
+    private readonly merchants: MerchantsService,
+    private readonly fx: FxService,
+    private readonly store: KvStore,
+    private readonly clock: Clock,
+  ) {
+    this.isTrusted = compileTrust(http.trustProxy);
+  }
+
+  register(fastify: FastifyInstance): void {
+    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', (request, reply) =>
+      this.handle(request, reply),
+    );
+  }
+
+  async handle(
+    request: FastifyRequest<{ Params: { linkId: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const record = await this.records.find(request.params.linkId);
+    if (record === null) return this.notFound(request, reply);
+    const edge = readVisitor(
+      {
+        userAgent: request.headers['user-agent'],
+        country: headerValue(request.headers[this.config.countryHeader]),
+        botScore: headerValue(request.headers[this.config.botScoreHeader]),
+      },
+      this.isTrusted(request.socket.remoteAddress ?? '', 0),
+      request.method === 'HEAD',
+    );
+    // Bots and previews: the original URL, no routing, no count, no limit touched.
+    if (edge.isBot) return redirect(reply, record.originalUrl);
+    const creator = await this.creators.find(record.creatorId);
+    if (creator === null) return this.notFound(request, reply);
+    const nowMs = this.clock.nowMs();
+    const route = await this.routeFor(record, creator, edge, nowMs);
+    const verdict = await this.admit(record, creator, route, edge, request.ip, nowMs);
+    switch (verdict) {
+      case 'counted':
+      case 'unrecorded':
+        return redirect(reply, route.url);
+      case 'quota_exhausted':
+        // A Free creator at its quota: the visitor still gets the product, uncounted.
+        return redirect(reply, record.originalUrl);
+      case 'ip_limited':
+      case 'creator_limited':
+        return tooManyRequests(reply, record.originalUrl);
+    }
+  }
+
+  private async routeFor(
+    record: LinkRoutingRecord,
+    creator: CreatorEdgeProfile,
+    edge: EdgeVisitor,
+    nowMs: number,
+  ): Promise<ClickRoute> {
+    const merchant =
+      record.merchantId === null
+        ? null
+        : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
+    const fx = await this.fx.getLatestSnapshot();
+    return this.router.route(record, creator, edge.visitor, merchant, fx, nowMs);
+  }
+
+  /** One round trip to the store; if it is down, the visitor is served and the click is lost. */
+  private async admit(
+    record: LinkRoutingRecord,
+    creator: CreatorEdgeProfile,
+    route: ClickRoute,
+    edge: EdgeVisitor,
+    clientIp: string,
+    nowMs: number,
+  ): Promise<'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted' | 'unrecorded'> {
+    const clickedAt = new Date(nowMs).toISOString();
+    const clickRecord = {
+      recordId: ulid(nowMs),
+      linkId: record.linkId,
+      creatorId: record.creatorId,
+      merchantId: route.merchantId,
+      region: route.region,
+      networkId: route.networkId,
+      preset: record.preset,
+      outcome: route.outcome,
+      normalizedEpcUsd: route.normalizedEpcUsd,
+      confidence: route.confidence,
+      deepLinkUsed: route.deepLinkUsed,
+      privateDealApplied: false,
+      visitorCountry: edge.visitor?.country ?? null,
+      deviceClass: edge.visitor?.device ?? 'unknown',
+      clickedAt,
+    };
+    try {
+      const result = await this.store.admitClick({
+        keys: edgeKeysOf(record.creatorId, clientIp, creator.periodId),
+        nowMs,
+        windowMs: EDGE_WINDOW_MS,
+        ipLimit: EDGE_IP_LIMIT_PER_MINUTE,
+        creatorLimit: creator.edgeClicksPerMinute,
+        includedClicks: creator.includedClicks,
+        isHardCap: creator.isHardCap,
+        quotaSeed: creator.clicksInDatabase,
+        quotaTtlSeconds: QUOTA_TTL_SECONDS,
+        record: JSON.stringify(clickRecord),
+      });
+      return result.verdict;
+    } catch (error) {
+      if (nowMs - this.lastKvWarningMs > 10_000) {
+        this.lastKvWarningMs = nowMs;
+        this.logger.warn(`Clicks not recorded, store unavailable: ${String(error)}`);
+      }
+      return 'unrecorded';
+    }
+  }
+
+  private notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    return reply
+      .status(404)
+      .header('Cache-Control', NO_STORE)
+      .send({
+        success: false,
+        error: { code: 'LINK_NOT_FOUND', message: 'No such link.', requestId: String(request.id) },
+      });
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function redirect(reply: FastifyReply, url: string): FastifyReply {
+  return reply.header('Cache-Control', NO_STORE).redirect(url, 302);
+}
+
+/** Browsers do not follow Location on a 429, so the body carries the link too. */
+function tooManyRequests(reply: FastifyReply, originalUrl: string): FastifyReply {
+  const href = escapeHtml(originalUrl);
+  return reply
+    .status(429)
+    .header('Location', originalUrl)
+    .header('Cache-Control', NO_STORE)
+    .header('Retry-After', String(EDGE_WINDOW_MS / 1000))
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><meta charset="utf-8"><title>Continue to the store</title><p>Too many requests right now. <a href="${href}">Continue to the store</a>.</p>`,
+    );
+}

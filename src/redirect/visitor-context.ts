@@ -1,0 +1,46 @@
+import { isSupportedCountry } from '../common/countries';
+import type { VisitorContext } from '../routing/engine/routing-types';
+import { userAgentFacts } from './user-agent';
+
+/** Below this edge bot score a request is a bot; 0 means "not scored" (DESIGN section 5). */
+export const BOT_SCORE_THRESHOLD = 30;
+
+export interface EdgeHeaders {
+  userAgent: string | undefined;
+  country: string | undefined;
+  botScore: string | undefined;
+}
+
+export interface EdgeVisitor {
+  /** Null when nothing about the visitor is known: then the link's stored route is served. */
+  visitor: VisitorContext | null;
+  /** Bots, link previews and HEAD requests: served the original URL, never counted. */
+  isBot: boolean;
+}
+
+/**
+ * The visitor as the edge headers describe them. Country and bot score are believed only when
+ * the request came through a trusted proxy; the User-Agent is the visitor's own.
+ */
+export function readVisitor(
+  headers: EdgeHeaders,
+  isTrustedPeer: boolean,
+  isHead: boolean,
+): EdgeVisitor {
+  const ua = userAgentFacts(headers.userAgent);
+  const botScore = isTrustedPeer ? Number(headers.botScore) : NaN;
+  const isScoredBot = Number.isFinite(botScore) && botScore > 0 && botScore < BOT_SCORE_THRESHOLD;
+  const country = isTrustedPeer ? headers.country?.trim().toUpperCase() : undefined;
+  const knownCountry = country !== undefined && isSupportedCountry(country) ? country : null;
+  const isBot = isHead || ua.isBot || isScoredBot;
+  if (knownCountry === null && ua.device === null) return { visitor: null, isBot };
+  return {
+    visitor: {
+      country: knownCountry,
+      device: ua.device ?? 'desktop',
+      os: ua.os,
+      isInAppBrowser: ua.isInAppBrowser,
+    },
+    isBot,
+  };
+}

@@ -1,0 +1,13 @@
+// The routing engine's public surface: pure functions over plain data (DESIGN section 4).
+export { decideRoute } from './decide-route';
+export { isNetworkAvailable, routableNetworks } from './list-candidates';
+export { regionForMarket, resolveMarket, type MarketRegions } from './select-regions';
+export { PRESET_UTM, PRESET_WEIGHTS, type SignalWeights } from './presets';
+export {
+  CONFIDENCE_MAX,
+  CONFIDENCE_MIN,
+  computeConfidence,
+  confidencePercent,
+  type ConfidenceBreakdown,
+} from './confidence';
+export * from './routing-types';
