@@ -30,6 +30,7 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private isStopping = false;
+  private hasGroups = false;
 
   constructor(
     @InjectConfig('clicks') private readonly config: ClicksConfig,
@@ -58,6 +59,7 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
 
   /** One pass over every stream: abandoned entries first, then new ones. Returns rows written. */
   async drainOnce(): Promise<number> {
+    if (!this.hasGroups) await this.ensureGroups();
     let written = 0;
     for (const stream of CLICK_STREAMS) {
       const claimed = await this.store.claimIdleEntries(
