@@ -83,6 +83,17 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   /** Inserts a batch (duplicates ignored), then acknowledges it: a crash in between re-delivers. */
   async persist(stream: string, entries: StreamEntry[]): Promise<number> {
     if (entries.length === 0) return 0;
+    const written = await this.insert(entries);
+    await this.store.ackAndDelete(
+      stream,
+      CLICK_CONSUMER_GROUP,
+      entries.map((entry) => entry.id),
+    );
+    return written;
+  }
+
+  /** The insert half of persist; a record already stored is skipped, never duplicated. */
+  async insert(entries: StreamEntry[]): Promise<number> {
     const rows = entries.flatMap((entry) => parseRecord(entry, this.logger));
     if (rows.length > 0) {
       await this.clicks
@@ -93,11 +104,6 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
         .orIgnore()
         .execute();
     }
-    await this.store.ackAndDelete(
-      stream,
-      CLICK_CONSUMER_GROUP,
-      entries.map((entry) => entry.id),
-    );
     return rows.length;
   }
 

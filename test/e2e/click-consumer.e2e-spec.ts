@@ -1,0 +1,137 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { ClickEntity } from '../../src/analytics/click.entity';
+import {
+  CLICK_CONSUMER_GROUP,
+  ClickStreamConsumer,
+} from '../../src/analytics/click-stream.consumer';
+import { ClicksConfig } from '../../src/config/env';
+import { CLICK_STREAMS } from '../../src/kv/edge-keys';
+import { KvStore, StreamEntry } from '../../src/kv/kv-store';
+import { createCreatorWithKey } from '../factories/creator.factory';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const CLAIM_IDLE_MS = 100;
+
+describe('Click stream consumer (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      CLICK_CONSUMER_ENABLED: 'false',
+      CLICK_CLAIM_IDLE_MS: String(CLAIM_IDLE_MS),
+    });
+  });
+  afterAll(() => t.close());
+
+  /** A worker process as the app builds one; `name` tells workers apart like hosts and pids do. */
+  const worker = () =>
+    new ClickStreamConsumer(
+      {
+        consumerEnabled: false,
+        pollIntervalMs: 250,
+        claimIdleMs: CLAIM_IDLE_MS,
+      } satisfies ClicksConfig,
+      t.app.get(KvStore),
+      t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+    );
+
+  async function clickTimes(count: number): Promise<string> {
+    const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const created = await t.http
+      .post('/v1/links')
+      .set('Authorization', creator.authorization)
+      .send({ originalUrl: 'https://www.amazon.com/dp/B0BDHWDR12', visitorCountry: 'US' })
+      .expect(201);
+    const linkId = created.body.data.link.linkId as string;
+    for (let i = 0; i < count; i++) {
+      await t.http
+        .get(`/r/${linkId}`)
+        .set('X-Forwarded-For', `192.0.2.${i + 1}`)
+        .set('CF-IPCountry', 'US')
+        .redirects(0)
+        .expect(302);
+    }
+    return linkId;
+  }
+
+  /** What a worker holds when it dies: entries read from every stream, pending, unacknowledged. */
+  async function readAsDoomedWorker(
+    doomed: ClickStreamConsumer,
+  ): Promise<Map<string, StreamEntry[]>> {
+    await doomed.ensureGroups();
+    const held = new Map<string, StreamEntry[]>();
+    for (const stream of CLICK_STREAMS) {
+      held.set(
+        stream,
+        await t.app
+          .get(KvStore)
+          .readStreamGroup(stream, CLICK_CONSUMER_GROUP, doomed.consumerName, 500),
+      );
+    }
+    return held;
+  }
+
+  const rowsFor = async (linkId: string) =>
+    (await t.app
+      .get(DataSource)
+      .query(`SELECT record_id FROM clicks WHERE link_id = $1`, [linkId])) as {
+      record_id: string;
+    }[];
+
+  it('should write every click left pending by a crashed worker exactly once after a restart', async () => {
+    const linkId = await clickTimes(7);
+    const held = await readAsDoomedWorker(worker());
+    expect([...held.values()].flat().length).toBeGreaterThanOrEqual(7);
+    // The worker dies here. A new one starts and, once the entries are idle long enough, claims them.
+    const restarted = worker();
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
+    await restarted.drainOnce();
+    const rows = await rowsFor(linkId);
+    expect(rows).toHaveLength(7);
+    expect(new Set(rows.map((row) => row.record_id)).size).toBe(7);
+    // Nothing left to claim or read: a further pass writes nothing for this link.
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
+    await restarted.drainOnce();
+    expect(await rowsFor(linkId)).toHaveLength(7);
+  });
+
+  it('should not duplicate clicks a worker wrote but died before acknowledging', async () => {
+    const linkId = await clickTimes(5);
+    const doomed = worker();
+    const held = await readAsDoomedWorker(doomed);
+    for (const entries of held.values()) await doomed.insert(entries); // written, never acknowledged
+    expect(await rowsFor(linkId)).toHaveLength(5);
+    const restarted = worker();
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
+    await restarted.drainOnce();
+    const rows = await rowsFor(linkId);
+    expect(rows).toHaveLength(5);
+    expect(new Set(rows.map((row) => row.record_id)).size).toBe(5);
+  });
+
+  it('should drain new clicks in the background when enabled', async () => {
+    const background = await startTestApp({ CLICK_POLL_INTERVAL_MS: '50' });
+    try {
+      const creator = await createCreatorWithKey(background.app, { plan: 'publisher' });
+      const created = await background.http
+        .post('/v1/links')
+        .set('Authorization', creator.authorization)
+        .send({ originalUrl: 'https://www.asos.com/nike/nike-air-max-90/prd/204812345' })
+        .expect(201);
+      const linkId = created.body.data.link.linkId as string;
+      await background.http
+        .get(`/r/${linkId}`)
+        .set('X-Forwarded-For', '192.0.2.200')
+        .redirects(0)
+        .expect(302);
+      let rows: unknown[] = [];
+      for (let attempt = 0; attempt < 100 && rows.length === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await rowsFor(linkId);
+      }
+      expect(rows).toHaveLength(1);
+    } finally {
+      await background.close();
+    }
+  });
+});
