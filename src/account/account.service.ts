@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClickCountsService } from '../analytics/click-counts.service';
 import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import { AccountResponse } from './account.response';
@@ -12,6 +13,7 @@ export class AccountService {
     private readonly creators: CreatorsService,
     private readonly store: KvStore,
     private readonly clock: Clock,
+    private readonly clickCounts: ClickCountsService,
   ) {}
 
   /** The [S] Account, with click usage read from the period's quota counter. */
@@ -19,7 +21,9 @@ export class AccountService {
     const creator = await this.creators.findWithPlanOrThrow(creatorId);
     const nowMs = this.clock.nowMs();
     const period = billingPeriodOf(nowMs);
-    const used = (await this.store.getCounter(quotaCounterKey(creatorId, period.id))) ?? 0;
+    const used =
+      (await this.store.getCounter(quotaCounterKey(creatorId, period.id))) ??
+      (await this.clickCounts.countSince(creatorId, period.start));
     const included = creator.includedClicksOverride ?? creator.plan.includedClicks;
     const { plan } = creator;
     return {

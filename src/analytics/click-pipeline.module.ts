@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClickCountsService } from './click-counts.service';
 import { ClickEntity } from './click.entity';
 import { ClickPartitionsService } from './click-partitions.service';
 import { ClickStreamConsumer } from './click-stream.consumer';
@@ -7,7 +8,7 @@ import { ClickStreamConsumer } from './click-stream.consumer';
 /** The write side of analytics: click streams to the partitioned clicks table. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity])],
-  providers: [ClickStreamConsumer, ClickPartitionsService],
-  exports: [ClickStreamConsumer],
+  providers: [ClickStreamConsumer, ClickPartitionsService, ClickCountsService],
+  exports: [ClickStreamConsumer, ClickCountsService],
 })
 export class ClickPipelineModule {}

@@ -13,14 +13,18 @@ export interface ClickAdmissionRequest {
   includedClicks: number;
   /** Free plan: no overage, the quota is a hard stop. */
   isHardCap: boolean;
-  /** Used when the quota counter is missing (a Redis loss): PostgreSQL's count for the period. */
-  quotaSeed: number;
+  /**
+   * PostgreSQL's count for the period, to rebuild a quota counter lost with Redis; null when
+   * not looked up yet: a missing counter then answers `quota_missing` and nothing is recorded.
+   */
+  quotaSeed: number | null;
   quotaTtlSeconds: number;
   /** The click record, serialised, appended to the stream when the click is counted. */
   record: string;
 }
 
-export type AdmissionVerdict = 'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted';
+export type AdmissionVerdict =
+  'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted' | 'quota_missing';
 
 export interface ClickAdmissionResult {
   verdict: AdmissionVerdict;
@@ -30,12 +34,13 @@ export interface ClickAdmissionResult {
 
 /** The arithmetic of the admission script, for the in-process store; mutates its inputs. */
 export function admitClickInMemory(
-  state: { ipLog: number[]; creatorLog: number[]; used: number },
+  state: { ipLog: number[]; creatorLog: number[]; used: number | null },
   request: Pick<
     ClickAdmissionRequest,
     'nowMs' | 'windowMs' | 'ipLimit' | 'creatorLimit' | 'includedClicks' | 'isHardCap'
   >,
 ): ClickAdmissionResult {
+  if (state.used === null) return { verdict: 'quota_missing', used: 0 };
   const cutoff = request.nowMs - request.windowMs;
   for (const log of [state.ipLog, state.creatorLog]) {
     while (log.length > 0 && log[0] <= cutoff) log.shift();
@@ -64,8 +69,9 @@ local included = tonumber(ARGV[6])
 local hardCap = ARGV[7] == '1'
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-redis.call('SET', KEYS[3], ARGV[8], 'EX', ARGV[9], 'NX')
+if ARGV[8] ~= '' then redis.call('SET', KEYS[3], ARGV[8], 'EX', ARGV[9], 'NX') end
 local used = tonumber(redis.call('GET', KEYS[3]))
+if used == nil then return {'quota_missing', 0} end
 if redis.call('ZCARD', KEYS[1]) >= ipLimit then return {'ip_limited', used} end
 if redis.call('ZCARD', KEYS[2]) >= creatorLimit then return {'creator_limited', used} end
 if hardCap and used >= included then return {'quota_exhausted', used} end

@@ -63,7 +63,7 @@ export class MemoryKvStore extends KvStore {
       used: this.counters.get(keys.quota) ?? request.quotaSeed,
     };
     const result = admitClickInMemory(state, request);
-    this.counters.set(keys.quota, state.used);
+    if (state.used !== null) this.counters.set(keys.quota, state.used);
     if (result.verdict === 'counted') this.streams.append(keys.stream, request.record);
     return Promise.resolve(result);
   }

@@ -116,7 +116,7 @@ export class RedisKvStore extends KvStore {
       request.creatorLimit,
       request.includedClicks,
       request.isHardCap ? '1' : '0',
-      request.quotaSeed,
+      request.quotaSeed ?? '',
       request.quotaTtlSeconds,
       request.record,
     );

@@ -28,10 +28,7 @@ const MAX_CONTEXTS_PER_LINK = 2_000;
  * decision only changes when one of those (or the FX rates) does.
  */
 export class ClickRouter {
-  private readonly memo = new WeakMap<
-    LinkRoutingRecord,
-    WeakMap<CreatorEdgeProfile, Map<string, ClickRoute>>
-  >();
+  private readonly memo = new WeakMap<LinkRoutingRecord, Map<string, ClickRoute>>();
 
   route(
     record: LinkRoutingRecord,
@@ -43,16 +40,13 @@ export class ClickRouter {
   ): ClickRoute {
     if (record.passthrough) return passthroughRoute(record);
     if (visitor === null) return storedRoute(record);
-    const contextKey = `${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}`;
-    let byProfile = this.memo.get(record);
-    if (byProfile === undefined) {
-      byProfile = new WeakMap();
-      this.memo.set(record, byProfile);
-    }
-    let byContext = byProfile.get(creator);
+    // The record object is replaced whenever the link changes; the creator's accounts and the
+    // FX rates are part of the key, so a decision is reused only while all its inputs hold.
+    const contextKey = `${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
+    let byContext = this.memo.get(record);
     if (byContext === undefined || byContext.size > MAX_CONTEXTS_PER_LINK) {
       byContext = new Map();
-      byProfile.set(creator, byContext);
+      this.memo.set(record, byContext);
     }
     const cached = byContext.get(contextKey);
     if (cached !== undefined && !pinExpiredSince(record, nowMs)) return cached;

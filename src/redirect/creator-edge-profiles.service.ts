@@ -14,8 +14,8 @@ export interface CreatorEdgeProfile {
   /** Free plan: the quota is a hard stop, no overage. */
   isHardCap: boolean;
   affiliateIds: Partial<Record<NetworkId, string>>;
-  /** Clicks already in PostgreSQL this period: seeds a quota counter lost with Redis. */
-  clicksInDatabase: number;
+  /** The affiliate ids as one string: part of the key of memoised routing decisions. */
+  accountsKey: string;
   periodId: string;
 }
 
@@ -27,11 +27,10 @@ export interface CreatorEdgeProfile {
 const PROFILE_TTL_MS = 1_000;
 
 interface ProfileRow {
-  id: string;
   edge_clicks_per_minute: number;
   included_clicks: number;
   is_free: boolean;
-  clicks: string;
+  accounts: [NetworkId, string][] | null;
 }
 
 @Injectable()
@@ -61,26 +60,25 @@ export class CreatorEdgeProfilesService {
   private async load(creatorId: string): Promise<CreatorEdgeProfile | null> {
     const period = billingPeriodOf(this.clock.nowMs());
     const rows: ProfileRow[] = await this.dataSource.query(
-      `SELECT c.id, p.edge_clicks_per_minute, COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
+      `SELECT p.edge_clicks_per_minute,
+              COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
               p.id = 'free' AS is_free,
-              (SELECT count(*) FROM clicks k WHERE k.creator_id = c.id AND k.clicked_at >= $2) AS clicks
+              (SELECT json_agg(json_build_array(a.network_id, a.affiliate_id) ORDER BY a.network_id)
+                 FROM network_accounts a WHERE a.creator_id = c.id AND a.is_active) AS accounts
          FROM creators c JOIN plans p ON p.id = c.plan_id
         WHERE c.id = $1`,
-      [creatorId, `${period.start}T00:00:00Z`],
+      [creatorId],
     );
     const row = rows[0];
     if (row === undefined) return null;
-    const accounts: { network_id: NetworkId; affiliate_id: string }[] = await this.dataSource.query(
-      `SELECT network_id, affiliate_id FROM network_accounts WHERE creator_id = $1 AND is_active`,
-      [creatorId],
-    );
+    const accounts = row.accounts ?? [];
     return {
       creatorId,
       edgeClicksPerMinute: row.edge_clicks_per_minute,
       includedClicks: row.included_clicks,
       isHardCap: row.is_free,
-      affiliateIds: Object.fromEntries(accounts.map((a) => [a.network_id, a.affiliate_id])),
-      clicksInDatabase: Number(row.clicks),
+      affiliateIds: Object.fromEntries(accounts),
+      accountsKey: JSON.stringify(accounts),
       periodId: period.id,
     };
   }

@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { compile as compileTrust } from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
+import { billingPeriodOf } from '../account/billing-period';
+import { ClickCountsService } from '../analytics/click-counts.service';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
 import { HttpConfig, RedirectConfig } from '../config/env';
@@ -48,6 +50,7 @@ export class RedirectHandler {
     private readonly fx: FxService,
     private readonly store: KvStore,
     private readonly clock: Clock,
+    private readonly clickCounts: ClickCountsService,
   ) {
     this.isTrusted = compileTrust(http.trustProxy);
   }
@@ -135,7 +138,7 @@ export class RedirectHandler {
       clickedAt,
     };
     try {
-      const result = await this.store.admitClick({
+      const request = {
         keys: edgeKeysOf(record.creatorId, clientIp, creator.periodId),
         nowMs,
         windowMs: EDGE_WINDOW_MS,
@@ -143,11 +146,20 @@ export class RedirectHandler {
         creatorLimit: creator.edgeClicksPerMinute,
         includedClicks: creator.includedClicks,
         isHardCap: creator.isHardCap,
-        quotaSeed: creator.clicksInDatabase,
+        quotaSeed: null,
         quotaTtlSeconds: QUOTA_TTL_SECONDS,
         record: JSON.stringify(clickRecord),
-      });
-      return result.verdict;
+      };
+      const first = await this.store.admitClick(request);
+      if (first.verdict !== 'quota_missing') return first.verdict;
+      // First click of the period on this Redis (or Redis lost its data): seed the counter
+      // from PostgreSQL's count, never from zero, then admit for real.
+      const quotaSeed = await this.clickCounts.countSince(
+        record.creatorId,
+        billingPeriodOf(nowMs).start,
+      );
+      const second = await this.store.admitClick({ ...request, quotaSeed });
+      return second.verdict === 'quota_missing' ? 'unrecorded' : second.verdict;
     } catch (error) {
       if (nowMs - this.lastKvWarningMs > 10_000) {
         this.lastKvWarningMs = nowMs;

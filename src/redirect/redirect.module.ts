@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { FxModule } from '../fx/fx.module';
 import { LinkEntity } from '../links/link.entity';
 import { LinksModule } from '../links/links.module';
@@ -9,7 +10,13 @@ import { LinkRecordsService } from './link-records.service';
 import { RedirectHandler } from './redirect.handler';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkEntity]), LinksModule, MerchantsModule, FxModule],
+  imports: [
+    TypeOrmModule.forFeature([LinkEntity]),
+    LinksModule,
+    MerchantsModule,
+    FxModule,
+    ClickPipelineModule,
+  ],
   providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler],
   exports: [RedirectHandler, LinkRecordsService],
 })

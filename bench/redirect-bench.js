@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run bench`: GET /r/:id under load on this machine, against real PostgreSQL and Redis.
+ * The server (built, production mode) is pinned to core 0, this load generator to core 1.
+ * Same run, same method: a bare node:http server answering a fixed 302 gives the ceiling.
+ * Prints and writes bench/results/latest.json. Env: BENCH_DATABASE_URL (a database it may
+ * drop and create), BENCH_REDIS_URL (a Redis database it may flush), BENCH_DURATION_S.
+ */
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+require('../bin/ensure-built').ensureBuilt();
+const root = path.resolve(__dirname, '..');
+const { generateApiKey, hashApiKey, displayPrefixOf } = require('../dist/src/auth/api-key-format');
+const { ulid } = require('ulid');
+
+const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/linkpilot_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const WARMUP_S = 3;
+const CONNECTIONS = 50;
+const CREATORS = 200;
+const LINKS_PER_CREATOR = 5;
+const CLIENT_ADDRESSES = 10_000;
+const PORT = 3900;
+const CEILING_PORT = 3901;
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
+
+const PRODUCT_URLS = [
+  'https://www.amazon.com/Apple-AirPods-Pro-2nd-Generation/dp/B0BDHWDR12/ref=sr_1_3',
+  'https://www.amazon.in/dp/B0CHX1W1XY?th=1',
+  'https://www.amazon.co.uk/dp/B09V3HN1KC',
+  'https://www.asos.com/nike/nike-air-max-90-trainers/prd/204812345',
+  'https://www.flipkart.com/apple-iphone-15-black-128-gb/p/itm6ac6485515ae4?pid=MOBGTAGPTB3VS24W',
+  'https://www.myntra.com/tshirts/roadster/roadster-men-black-t-shirt/1234567/buy',
+  'https://www.bestbuy.com/site/apple-airpods-pro/6447382.p?skuId=6447382',
+  'https://www.zalando.de/nike-sportswear-air-max-sneaker-ni112o0f8-q11.html',
+  'https://www.walmart.com/ip/Apple-AirPods-Pro/520468661',
+  'https://www.etsy.com/listing/123456789/handmade-leather-wallet',
+];
+const COUNTRIES = ['US', 'IN', 'GB', 'DE', 'FR', 'JP', 'BR', 'AE', 'SG', 'ZA', 'NG', 'MX', 'AU', 'CA'];
+const USER_AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+];
+
+async function resetStores() {
+  const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
+  await admin.connect();
+  const dbName = new URL(DB_URL).pathname.slice(1);
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+}
+
+function runCli(args) {
+  execFileSync(process.execPath, [path.join(root, 'bin/linkpilot.js'), ...args, '--json'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: DB_URL, REDIS_URL, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** 200 Enterprise creators with keys and network accounts, written straight to PostgreSQL. */
+async function seedCreators() {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  const keys = [];
+  const networks = (await db.query(`SELECT DISTINCT unnest(ARRAY['awin','cj','impact','partnerize','cuelinks','rakuten_affiliate','involve_asia','amazon_associates','flipkart_affiliate','noon_affiliates','jumia_kol','takealot_affiliates']) AS id`)).rows.map((r) => r.id);
+  for (let i = 0; i < CREATORS; i++) {
+    const creatorId = ulid();
+    const apiKey = generateApiKey('live');
+    await db.query(`INSERT INTO creators (id, email, display_name, plan_id) VALUES ($1, $2, $3, 'enterprise')`, [creatorId, `bench-${i}@example.com`, `Bench ${i}`]);
+    await db.query(`INSERT INTO api_keys (id, creator_id, key_hash, display_prefix, environment) VALUES ($1, $2, $3, $4, 'live')`, [ulid(), creatorId, hashApiKey(apiKey), displayPrefixOf(apiKey)]);
+    for (const network of networks) {
+      await db.query(`INSERT INTO network_accounts (creator_id, network_id, affiliate_id) VALUES ($1, $2, $3)`, [creatorId, network, `bench${i}`]);
+    }
+    keys.push({ creatorId, apiKey });
+  }
+  await db.end();
+  return keys;
+}
+
+function startServer() {
+  const [command, args] = pinned(0, process.execPath, [path.join(root, 'dist/src/main.js')]);
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), DATABASE_URL: DB_URL, REDIS_URL, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+async function waitForHealth(port) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/health`);
+      if (response.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+async function createLinks(keys) {
+  const linkIds = [];
+  for (const [i, { apiKey }] of keys.entries()) {
+    const links = Array.from({ length: LINKS_PER_CREATOR }, (_, j) => ({ originalUrl: `${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length]}${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length].includes('?') ? '&' : '?'}v=${i}-${j}` }));
+    const response = await fetch(`http://127.0.0.1:${PORT}/v1/links/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ links }),
+    });
+    const body = await response.json();
+    if (response.status !== 207) throw new Error(`bulk create failed: ${JSON.stringify(body)}`);
+    for (const link of body.data.created) linkIds.push(link.linkId);
+  }
+  return linkIds;
+}
+
+function addresses() {
+  return Array.from({ length: CLIENT_ADDRESSES }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+}
+
+/** One autocannon run; every request varies the link, client address, country and user agent. */
+function load(port, linkIds, durationS) {
+  const ips = addresses();
+  let n = 0;
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: durationS,
+    requests: [
+      {
+        setupRequest: (request) => {
+          n++;
+          request.path = `/r/${linkIds[(n * 7919) % linkIds.length]}`;
+          request.headers = {
+            'x-forwarded-for': ips[(n * 104729) % ips.length],
+            'cf-ipcountry': COUNTRIES[n % COUNTRIES.length],
+            'user-agent': USER_AGENTS[n % USER_AGENTS.length],
+          };
+          return request;
+        },
+      },
+    ],
+  });
+}
+
+function startCeiling() {
+  const source = `require('node:http').createServer((q, s) => { s.writeHead(302, { location: 'https://www.amazon.com/dp/B0BDHWDR12', 'cache-control': 'private, no-store' }); s.end(); }).listen(${CEILING_PORT}, '127.0.0.1');`;
+  const [command, args] = pinned(0, process.execPath, ['-e', source]);
+  return spawn(command, args, { stdio: 'inherit' });
+}
+
+async function countClicksInDatabase() {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM clicks');
+  await db.end();
+  return rows[0].n;
+}
+
+async function countCountedClicks(keys) {
+  const redis = new Redis(REDIS_URL);
+  const { quotaCounterKey } = require('../dist/src/kv/edge-keys');
+  const { billingPeriodOf } = require('../dist/src/account/billing-period');
+  const period = billingPeriodOf(Date.now()).id;
+  const values = await Promise.all(keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, period))));
+  await redis.quit();
+  return values.reduce((sum, value) => sum + Number(value ?? 0), 0);
+}
+
+const summarise = (result) => ({
+  requestsPerSecond: Math.round(result.requests.average),
+  latencyP50Ms: result.latency.p50,
+  latencyP99Ms: result.latency.p99,
+  requests: result.requests.total,
+  share302: result['3xx'] / Math.max(1, result.requests.total),
+  errors: result.errors + result.timeouts,
+});
+
+async function main() {
+  console.log(`bench: resetting ${DB_URL.replace(/:[^:@/]*@/, ':***@')} and ${REDIS_URL}`);
+  await resetStores();
+  runCli(['db', 'migrate']);
+  runCli(['db', 'seed']);
+  const keys = await seedCreators();
+  const server = startServer();
+  try {
+    await waitForHealth(PORT);
+    const linkIds = await createLinks(keys);
+    console.log(`bench: ${keys.length} creators, ${linkIds.length} links; warming up ${WARMUP_S}s`);
+    await load(PORT, linkIds, WARMUP_S);
+    console.log(`bench: GET /r/:id, ${CONNECTIONS} connections, ${DURATION_S}s`);
+    const redirect = summarise(await load(PORT, linkIds, DURATION_S));
+    const stoppedAt = Date.now();
+    const counted = await countCountedClicks(keys);
+    let inDatabase = await countClicksInDatabase();
+    while (inDatabase < counted && Date.now() - stoppedAt < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      inDatabase = await countClicksInDatabase();
+    }
+    const settledMs = Date.now() - stoppedAt;
+    server.kill('SIGTERM');
+    const ceilingServer = startCeiling();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await load(CEILING_PORT, linkIds, WARMUP_S);
+    const ceiling = summarise(await load(CEILING_PORT, linkIds, DURATION_S));
+    ceilingServer.kill('SIGTERM');
+    const report = {
+      measuredAt: new Date().toISOString(),
+      machine: `${require('node:os').cpus().length} cores (${require('node:os').cpus()[0]?.model ?? 'unknown'}), ${Math.round(require('node:os').totalmem() / 2 ** 30)} GiB, node ${process.version}, pinned: ${hasTaskset}`,
+      setup: { creators: keys.length, links: linkIds.length, connections: CONNECTIONS, durationSeconds: DURATION_S, clientAddresses: CLIENT_ADDRESSES },
+      redirect,
+      ceiling,
+      ratioToCeiling: Number((redirect.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)),
+      clicks: { counted, inDatabaseWithin10s: inDatabase, settledMs, allPersisted: inDatabase === counted },
+      targets: {
+        ratioToCeilingAtLeast: 0.25,
+        p99MsAtMost: 10,
+        share302AtLeast: 0.99,
+        met: redirect.requestsPerSecond / ceiling.requestsPerSecond >= 0.25 && redirect.latencyP99Ms <= 10 && redirect.share302 >= 0.99 && inDatabase === counted,
+      },
+    };
+    fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
+    console.log(JSON.stringify(report, null, 2));
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
