@@ -13,6 +13,7 @@ const PURE_CODE = [
   'src/routing/engine/**/*.ts',
   'src/merchants/kb/**/*.ts',
   'src/fx/math/**/*.ts',
+  'src/probes/rules/**/*.ts',
   'src/rate-limit/sliding-log.ts',
   'src/auth/api-key-format.ts',
   'src/auth/ip-allowlist.ts',

@@ -1,0 +1,63 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { NETWORK_IDS, NetworkId } from '../networks/network-ids';
+import { ROUTING_PRESET_IDS } from '../routing/engine/routing-types';
+import type { RoutingPresetId } from '../routing/engine/routing-types';
+
+export const UNKNOWN_MERCHANT_DISPLAY_NAME = 'Unknown merchant';
+
+export class MerchantBreakdownResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'null groups the clicks whose merchant is unknown',
+  })
+  merchantId: string | null;
+  @ApiProperty({ example: 'ASOS', description: `"${UNKNOWN_MERCHANT_DISPLAY_NAME}" for null` })
+  merchantDisplayName: string;
+  @ApiProperty({ minimum: 1 }) clicks: number;
+  @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of these clicks' })
+  averageEpcUsd: number;
+}
+
+export class NetworkBreakdownResponse {
+  @ApiProperty({
+    enum: NETWORK_IDS,
+    nullable: true,
+    description: 'null groups passthrough clicks, which use no network',
+  })
+  networkId: NetworkId | null;
+  @ApiProperty({ minimum: 1 }) clicks: number;
+  @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of these clicks' })
+  averageEpcUsd: number;
+}
+
+export class PresetBreakdownResponse {
+  @ApiProperty({ enum: ROUTING_PRESET_IDS }) preset: RoutingPresetId;
+  @ApiProperty({ minimum: 1 }) clicks: number;
+}
+
+/**
+ * Analytics summary [S]. Each breakdown is ordered by clicks (most first), then by id (null
+ * last), and its clicks add up to totalClicks.
+ */
+export class AnalyticsSummaryResponse {
+  @ApiProperty({ format: 'date', example: '2026-03-01', description: 'Inclusive' })
+  periodStart: string;
+  @ApiProperty({ format: 'date', example: '2026-03-31', description: 'Inclusive' })
+  periodEnd: string;
+  @ApiProperty({ minimum: 0 }) totalClicks: number;
+  @ApiProperty({ minimum: 0 }) routedClicks: number;
+  @ApiProperty({ minimum: 0 }) passthroughClicks: number;
+  @ApiProperty({ minimum: 0 }) fallbackClicks: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1.1,
+    description: 'Mean confidence of all clicks (passthrough counts 0); 0 with no clicks',
+  })
+  averageConfidence: number;
+  @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of all clicks; 0 with no clicks' })
+  averageNormalizedEpcUsd: number;
+  @ApiProperty({ type: [MerchantBreakdownResponse] }) byMerchant: MerchantBreakdownResponse[];
+  @ApiProperty({ type: [NetworkBreakdownResponse] }) byNetwork: NetworkBreakdownResponse[];
+  @ApiProperty({ type: [PresetBreakdownResponse] }) byPreset: PresetBreakdownResponse[];
+}

@@ -1,0 +1,46 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, Caller } from '../auth/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { AnalyticsSummaryResponse } from './analytics-summary.response';
+import { AnalyticsService } from './analytics.service';
+import { ClickListResponse } from './click.response';
+import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
+import { ListClicksQuery } from './dto/list-clicks.query';
+
+@ApiTags('analytics')
+@ApiBearerAuth()
+@Controller('analytics')
+export class AnalyticsController {
+  constructor(private readonly analytics: AnalyticsService) {}
+
+  @Get('clicks')
+  @ApiOperation({
+    summary: "The caller's click records, newest first",
+    description:
+      '`from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. ' +
+      'For more than 10,000 records, narrow by date rather than paging deep.',
+  })
+  @ApiEnvelopedOk(ClickListResponse)
+  listClicks(
+    @Caller() caller: AuthContext,
+    @Query() query: ListClicksQuery,
+  ): Promise<ClickListResponse> {
+    return this.analytics.listClicks(caller.creatorId, query);
+  }
+
+  @Get('summary')
+  @ApiOperation({
+    summary: "Totals and breakdowns of the caller's clicks over a period of UTC days",
+    description:
+      'Default period: the current UTC calendar month up to today. Both ends inclusive; ' +
+      'periodStart after periodEnd, or more than 366 days, is a 400.',
+  })
+  @ApiEnvelopedOk(AnalyticsSummaryResponse)
+  summarize(
+    @Caller() caller: AuthContext,
+    @Query() query: AnalyticsSummaryQuery,
+  ): Promise<AnalyticsSummaryResponse> {
+    return this.analytics.summarize(caller.creatorId, query);
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MerchantsModule } from '../merchants/merchants.module';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsService } from './analytics.service';
+import { ClickEntity } from './click.entity';
+import { ClicksRepository } from './clicks.repository';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
+  controllers: [AnalyticsController],
+  providers: [ClicksRepository, AnalyticsService],
+  exports: [AnalyticsService],
+})
+export class AnalyticsModule {}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppError } from '../common/errors/app-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { paginationMeta } from '../common/pagination';
+import { MerchantsService } from '../merchants/merchants.service';
+import {
+  DayPeriod,
+  instantRangeOf,
+  MAX_SUMMARY_SPAN_DAYS,
+  periodRangeOf,
+  spanDaysOf,
+  summaryPeriodOf,
+} from './analytics-dates';
+import {
+  AnalyticsSummaryResponse,
+  UNKNOWN_MERCHANT_DISPLAY_NAME,
+} from './analytics-summary.response';
+import { toClickRecordResponse } from './click.mapper';
+import { ClickListResponse } from './click.response';
+import { ClicksRepository } from './clicks.repository';
+import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
+import { DEFAULT_CLICKS_PAGE_SIZE, ListClicksQuery } from './dto/list-clicks.query';
+
+/** Click records and their summary, always of the calling creator only. */
+@Injectable()
+export class AnalyticsService {
+  constructor(
+    private readonly clicks: ClicksRepository,
+    private readonly merchants: MerchantsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async listClicks(creatorId: string, query: ListClicksQuery): Promise<ClickListResponse> {
+    const { page = 1, limit = DEFAULT_CLICKS_PAGE_SIZE, from, to, ...filter } = query;
+    if (from !== undefined && to !== undefined && from > to) {
+      throw invalidField('from', `from (${from}) must be on or before to (${to})`);
+    }
+    const { clicks, total } = await this.clicks.listPageForCreator(
+      creatorId,
+      { ...filter, ...instantRangeOf(from, to) },
+      page,
+      limit,
+    );
+    return {
+      items: clicks.map(toClickRecordResponse),
+      pagination: paginationMeta(page, limit, total),
+    };
+  }
+
+  async summarize(
+    creatorId: string,
+    query: AnalyticsSummaryQuery,
+  ): Promise<AnalyticsSummaryResponse> {
+    const period = this.checkedPeriod(query);
+    const aggregates = await this.clicks.aggregateForCreator(creatorId, periodRangeOf(period));
+    return {
+      ...period,
+      ...aggregates.totals,
+      byMerchant: aggregates.byMerchant.map(({ key, clicks, averageEpcUsd }) => ({
+        merchantId: key,
+        merchantDisplayName: this.displayNameOf(key),
+        clicks,
+        averageEpcUsd,
+      })),
+      byNetwork: aggregates.byNetwork.map(({ key, clicks, averageEpcUsd }) => ({
+        networkId: key,
+        clicks,
+        averageEpcUsd,
+      })),
+      byPreset: aggregates.byPreset.map(({ key, clicks }) => ({ preset: key, clicks })),
+    };
+  }
+
+  /** The requested or default period, refused when reversed or longer than 366 days. */
+  private checkedPeriod(query: AnalyticsSummaryQuery): DayPeriod {
+    const period = summaryPeriodOf(query, this.clock.nowMs());
+    if (period.periodStart > period.periodEnd) {
+      throw invalidField(
+        'periodStart',
+        `periodStart (${period.periodStart}) must be on or before periodEnd (${period.periodEnd})`,
+      );
+    }
+    const spanDays = spanDaysOf(period);
+    if (spanDays > MAX_SUMMARY_SPAN_DAYS) {
+      throw invalidField(
+        'periodEnd',
+        `the period covers at most ${MAX_SUMMARY_SPAN_DAYS} days; ${period.periodStart} to ${period.periodEnd} is ${spanDays}`,
+      );
+    }
+    return period;
+  }
+
+  /** A merchant gone from the knowledge base keeps its id as its name. */
+  private displayNameOf(merchantId: string | null): string {
+    if (merchantId === null) return UNKNOWN_MERCHANT_DISPLAY_NAME;
+    return this.merchants.knowledgeBase.find(merchantId)?.displayName ?? merchantId;
+  }
+}
+
+function invalidField(field: string, message: string): AppError {
+  return new AppError(ErrorCode.VALIDATION_ERROR, `Invalid request: ${field}.`, {
+    [field]: [message],
+  });
+}

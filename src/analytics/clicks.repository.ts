@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import type { NetworkId } from '../networks/network-ids';
+import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
+import type { InstantRange } from './analytics-dates';
+import { ClickEntity } from './click.entity';
+
+/** What the click list may be narrowed by; instants come from inclusive days. */
+export interface ClickFilter extends InstantRange {
+  linkId?: string;
+  merchantId?: string;
+  networkId?: NetworkId;
+  outcome?: RoutingOutcome;
+  preset?: RoutingPresetId;
+}
+
+export interface ClickTotals {
+  totalClicks: number;
+  routedClicks: number;
+  passthroughClicks: number;
+  fallbackClicks: number;
+  averageConfidence: number;
+  averageNormalizedEpcUsd: number;
+}
+
+export interface ClickGroup<Key> {
+  key: Key;
+  clicks: number;
+  averageEpcUsd: number;
+}
+
+/** Totals and per-merchant, per-network and per-preset groups, each most clicks first. */
+export interface ClickAggregates {
+  totals: ClickTotals;
+  byMerchant: ClickGroup<string | null>[];
+  byNetwork: ClickGroup<NetworkId | null>[];
+  byPreset: ClickGroup<RoutingPresetId>[];
+}
+
+interface AggregateRow {
+  grouping_mask: number;
+  merchant_id: string | null;
+  network_id: NetworkId | null;
+  preset: RoutingPresetId | null;
+  clicks: number;
+  routed: number;
+  passthrough: number;
+  fallback: number;
+  average_confidence: string;
+  average_epc_usd: string;
+}
+
+// GROUPING(merchant_id, network_id, preset) is a bit mask of the columns a row is NOT grouped
+// by: 0b011 = per merchant, 0b101 = per network, 0b110 = per preset, 0b111 = the grand total.
+const GROUPED_BY_MERCHANT = 0b011;
+const GROUPED_BY_NETWORK = 0b101;
+const GROUPED_BY_PRESET = 0b110;
+const GRAND_TOTAL = 0b111;
+
+// One scan for the totals and the three breakdowns. The grand-total set `()` yields a row
+// even over no clicks (count 0, averages null -> 0). Averages are rounded to the column scales.
+const AGGREGATE_SQL = `
+  SELECT GROUPING(merchant_id, network_id, preset)::int AS grouping_mask,
+         merchant_id, network_id, preset,
+         count(*)::int AS clicks,
+         (count(*) FILTER (WHERE outcome = 'routed'))::int AS routed,
+         (count(*) FILTER (WHERE outcome = 'passthrough'))::int AS passthrough,
+         (count(*) FILTER (WHERE outcome = 'fallback'))::int AS fallback,
+         coalesce(round(avg(confidence), 4), 0) AS average_confidence,
+         coalesce(round(avg(normalized_epc_usd), 6), 0) AS average_epc_usd
+    FROM clicks
+   WHERE creator_id = $1 AND clicked_at >= $2 AND clicked_at < $3
+   GROUP BY GROUPING SETS ((), (merchant_id), (network_id), (preset))
+   ORDER BY grouping_mask, clicks DESC,
+            merchant_id ASC NULLS LAST, network_id ASC NULLS LAST, preset ASC`;
+
+@Injectable()
+export class ClicksRepository {
+  constructor(@InjectRepository(ClickEntity) private readonly clicks: Repository<ClickEntity>) {}
+
+  /**
+   * A page of this creator's clicks, newest first (clicked_at, then record id, both
+   * descending: the order of clicks_creator_clicked_idx). A page past the end costs no scan.
+   */
+  async listPageForCreator(
+    creatorId: string,
+    filter: ClickFilter,
+    page: number,
+    limit: number,
+  ): Promise<{ clicks: ClickEntity[]; total: number }> {
+    const total = await this.filteredForCreator(creatorId, filter).getCount();
+    const offset = (page - 1) * limit;
+    if (offset >= total) return { clicks: [], total };
+    const clicks = await this.filteredForCreator(creatorId, filter)
+      .orderBy('click.clicked_at', 'DESC')
+      .addOrderBy('click.record_id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getMany();
+    return { clicks, total };
+  }
+
+  /** Aggregates of this creator's clicks with `fromInclusive <= clicked_at < toExclusive`. */
+  async aggregateForCreator(
+    creatorId: string,
+    range: Required<InstantRange>,
+  ): Promise<ClickAggregates> {
+    const rows: AggregateRow[] = await this.clicks.query(AGGREGATE_SQL, [
+      creatorId,
+      range.fromInclusive,
+      range.toExclusive,
+    ]);
+    const grandTotal = rows.find((row) => row.grouping_mask === GRAND_TOTAL);
+    const groupsOf = <Key>(grouping: number, keyOf: (row: AggregateRow) => Key) =>
+      rows
+        .filter((row) => row.grouping_mask === grouping)
+        .map((row) => ({
+          key: keyOf(row),
+          clicks: row.clicks,
+          averageEpcUsd: Number(row.average_epc_usd),
+        }));
+    return {
+      totals: {
+        totalClicks: grandTotal?.clicks ?? 0,
+        routedClicks: grandTotal?.routed ?? 0,
+        passthroughClicks: grandTotal?.passthrough ?? 0,
+        fallbackClicks: grandTotal?.fallback ?? 0,
+        averageConfidence: Number(grandTotal?.average_confidence ?? 0),
+        averageNormalizedEpcUsd: Number(grandTotal?.average_epc_usd ?? 0),
+      },
+      byMerchant: groupsOf(GROUPED_BY_MERCHANT, (row) => row.merchant_id),
+      byNetwork: groupsOf(GROUPED_BY_NETWORK, (row) => row.network_id),
+      // preset is NOT NULL, so a per-preset row always names one.
+      byPreset: groupsOf(GROUPED_BY_PRESET, (row) => row.preset as RoutingPresetId),
+    };
+  }
+
+  private filteredForCreator(
+    creatorId: string,
+    filter: ClickFilter,
+  ): SelectQueryBuilder<ClickEntity> {
+    const builder = this.clicks
+      .createQueryBuilder('click')
+      .where('click.creator_id = :creatorId', { creatorId });
+    if (filter.linkId !== undefined) {
+      builder.andWhere('click.link_id = :linkId', { linkId: filter.linkId });
+    }
+    if (filter.merchantId !== undefined) {
+      builder.andWhere('click.merchant_id = :merchantId', { merchantId: filter.merchantId });
+    }
+    if (filter.networkId !== undefined) {
+      builder.andWhere('click.network_id = :networkId', { networkId: filter.networkId });
+    }
+    if (filter.outcome !== undefined) {
+      builder.andWhere('click.outcome = :outcome', { outcome: filter.outcome });
+    }
+    if (filter.preset !== undefined) {
+      builder.andWhere('click.preset = :preset', { preset: filter.preset });
+    }
+    if (filter.fromInclusive !== undefined) {
+      builder.andWhere('click.clicked_at >= :fromInclusive', {
+        fromInclusive: filter.fromInclusive,
+      });
+    }
+    if (filter.toExclusive !== undefined) {
+      builder.andWhere('click.clicked_at < :toExclusive', { toExclusive: filter.toExclusive });
+    }
+    return builder;
+  }
+}

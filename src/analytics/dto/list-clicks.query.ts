@@ -1,0 +1,79 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with-hints';
+import { NETWORK_IDS, NetworkId } from '../../networks/network-ids';
+import {
+  ROUTING_PRESET_IDS,
+  RoutingOutcome,
+  RoutingPresetId,
+} from '../../routing/engine/routing-types';
+import { CLICK_OUTCOMES } from '../click.response';
+import { IsAnalyticsDate } from './is-analytics-date';
+
+export const DEFAULT_CLICKS_PAGE_SIZE = 25;
+
+/** GET /analytics/clicks: paginated like GET /links; `from`/`to` are inclusive UTC days. */
+export class ListClicksQuery {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_CLICKS_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  linkId?: string;
+
+  @ApiPropertyOptional({ maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  merchantId?: string;
+
+  @ApiPropertyOptional({ enum: NETWORK_IDS })
+  @IsOptional()
+  @IsIn(NETWORK_IDS, { message: `networkId must be one of ${NETWORK_IDS.join(', ')}` })
+  networkId?: NetworkId;
+
+  @ApiPropertyOptional({ enum: CLICK_OUTCOMES })
+  @IsOptional()
+  @IsIn(CLICK_OUTCOMES, { message: `outcome must be one of ${CLICK_OUTCOMES.join(', ')}` })
+  outcome?: RoutingOutcome;
+
+  @ApiPropertyOptional({ enum: ROUTING_PRESET_IDS })
+  @IsOptional()
+  @IsEnumWithHints(ROUTING_PRESET_IDS, PRESET_HINTS)
+  preset?: RoutingPresetId;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    example: '2026-03-01',
+    description: 'AnalyticsDate: clicks on or after 00:00 UTC of this day',
+  })
+  @IsOptional()
+  @IsAnalyticsDate()
+  from?: string;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    example: '2026-03-31',
+    description: 'AnalyticsDate: clicks up to the end (23:59:59.999 UTC) of this day',
+  })
+  @IsOptional()
+  @IsAnalyticsDate()
+  to?: string;
+}

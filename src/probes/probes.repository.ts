@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { LinkEntity } from '../links/link.entity';
+import { expiryCutoffMs } from './rules/deep-link-expiry';
+import { DeepLinkVerdict, HealthVerdict } from './rules/probe-results';
+
+export interface ProbeOutcome {
+  deepLinkStatus: DeepLinkVerdict;
+  healthStatus: HealthVerdict;
+  /** When the probe started; stored as deepLinkCheckedAt and lastHealthCheckAt. */
+  checkedAt: Date;
+}
+
+/** What a re-probe needs of a link. */
+export interface ProbeTarget {
+  id: string;
+  routedUrl: string;
+}
+
+export interface SweepScope {
+  /** Only this creator's links (an operator's targeted re-check); all links when unset. */
+  creatorId?: string;
+  limit: number;
+}
+
+/**
+ * The probe columns of `links`, in raw SQL: TypeORM's update builder would also bump
+ * `updated_at`, and a background probe is not an edit of the link.
+ */
+@Injectable()
+export class ProbesRepository {
+  constructor(@InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>) {}
+
+  /**
+   * Writes both probe results on a live link. A result older than the one stored is
+   * dropped, so of two overlapping probes of a link the one started last wins.
+   * Returns false when nothing was written (link gone, soft-deleted or newer result).
+   */
+  async recordOutcome(linkId: string, outcome: ProbeOutcome): Promise<boolean> {
+    const [, updatedCount] = await this.links.manager.query<[unknown[], number]>(
+      `UPDATE links
+          SET deep_link_status = $2, deep_link_checked_at = $4,
+              health_status = $3, last_health_check_at = $4
+        WHERE id = $1 AND deleted_at IS NULL
+          AND (deep_link_checked_at IS NULL OR deep_link_checked_at <= $4)`,
+      [linkId, outcome.deepLinkStatus, outcome.healthStatus, outcome.checkedAt],
+    );
+    return updatedCount > 0;
+  }
+
+  /**
+   * Moves live links whose deep-link result outlived its TTL (validated 72 h, invalid 24 h)
+   * to ttl_expired, oldest first, and returns them. Rows another sweep is moving are
+   * skipped, so concurrent nodes never expire (and re-probe) the same link twice.
+   */
+  async expireDue(nowMs: number, scope: SweepScope): Promise<ProbeTarget[]> {
+    const [rows] = await this.links.manager.query<[ProbeTarget[], number]>(
+      `UPDATE links SET deep_link_status = 'ttl_expired'
+        WHERE id IN (
+          SELECT id FROM links
+           WHERE deleted_at IS NULL
+             AND ((deep_link_status = 'validated'
+                   AND (deep_link_checked_at IS NULL OR deep_link_checked_at < $1))
+               OR (deep_link_status = 'invalid'
+                   AND (deep_link_checked_at IS NULL OR deep_link_checked_at < $2)))
+             AND ($3::varchar IS NULL OR creator_id = $3)
+           ORDER BY deep_link_checked_at NULLS FIRST
+           LIMIT $4
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id, routed_url AS "routedUrl"`,
+      [
+        new Date(expiryCutoffMs('validated', nowMs)),
+        new Date(expiryCutoffMs('invalid', nowMs)),
+        scope.creatorId ?? null,
+        scope.limit,
+      ],
+    );
+    return rows;
+  }
+
+  /**
+   * Live links waiting for a probe that never landed: ttl_expired ones, and unchecked ones
+   * created before `createdBefore` (their probe was lost in a restart, dropped from a full
+   * queue, or never run while probes were switched off).
+   */
+  findStranded(createdBefore: Date, scope: SweepScope): Promise<ProbeTarget[]> {
+    return this.links.manager.query<ProbeTarget[]>(
+      `SELECT id, routed_url AS "routedUrl" FROM links
+        WHERE deleted_at IS NULL
+          AND (deep_link_status = 'ttl_expired'
+            OR (deep_link_status = 'unchecked' AND created_at < $1))
+          AND ($2::varchar IS NULL OR creator_id = $2)
+        ORDER BY created_at
+        LIMIT $3`,
+      [createdBefore, scope.creatorId ?? null, scope.limit],
+    );
+  }
+}
