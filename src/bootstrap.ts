@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { compile as compileTrust } from '@fastify/proxy-addr';
-import { ulid } from 'ulid';
+import { newUlid } from './common/ids';
 import { AppExtras, AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -38,9 +38,11 @@ export async function createApp(
   const isTrusted = compileTrust(config.http.trustProxy);
   const adapter = new FastifyAdapter({
     trustProxy: isTrusted,
-    genReqId: () => ulid(),
+    genReqId: () => newUlid(),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Any id, however long, is looked up (and answered 404), not refused by the router.
+    maxParamLength: 4096,
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);

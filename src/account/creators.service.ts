@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CreatorEntity } from './creator.entity';
@@ -30,7 +30,7 @@ export class CreatorsService {
 
   async create(input: NewCreator): Promise<CreatorWithPlan> {
     await this.findPlanOrThrow(input.planId);
-    const id = ulid();
+    const id = newUlid();
     const email = (input.email ?? `creator-${id.toLowerCase()}@example.com`).toLowerCase();
     if (await this.creators.existsBy({ email })) {
       throw new AppError(ErrorCode.VALIDATION_ERROR, `A creator with email ${email} exists.`, {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { Clock } from '../common/clock';
@@ -99,7 +99,7 @@ export class ApiKeysService {
     const normalised = checkKeyOptions(planId, environment, ipAllowlist);
     const apiKey = generateApiKey(environment);
     const entity = this.apiKeys.create({
-      id: ulid(),
+      id: newUlid(),
       creatorId,
       keyHash: hashApiKey(apiKey),
       displayPrefix: displayPrefixOf(apiKey),

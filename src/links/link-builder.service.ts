@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import type { RoutingReason } from '../routing/engine';
@@ -62,7 +62,7 @@ export class LinkBuilderService {
     const isPassthrough = request.passthrough === true || forcedReason !== undefined;
     const nowDate = new Date(context.nowMs);
     return this.links.create({
-      id: ulid(context.nowMs),
+      id: newUlid(context.nowMs),
       creatorId,
       title: request.title ?? titleFromUrl(request.originalUrl, merchant?.displayName ?? null),
       originalUrl: request.originalUrl,

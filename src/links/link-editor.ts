@@ -22,7 +22,9 @@ export class LinkEditor {
   apply(changes: UpdateLinkDto): void {
     const present = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (present.length === 0) {
-      throw new AppError(ErrorCode.VALIDATION_ERROR, 'Send at least one field to update.');
+      throw new AppError(ErrorCode.VALIDATION_ERROR, 'Send at least one field to update.', {
+        body: ['must contain at least one field to update'],
+      });
     }
     const { link } = this;
     if (changes.title !== undefined) link.title = changes.title;

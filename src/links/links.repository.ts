@@ -5,7 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
 
-/** Link ids are ULIDs; any other string names no link (and may hold bytes PostgreSQL refuses, e.g. NUL). */
+/** Link ids are ULIDs: any other string names no link (and may hold a NUL PostgreSQL refuses). */
 const LINK_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** `%` and `_` are wildcards in ILIKE; a search for "50%_off" means those characters. */
@@ -51,7 +51,7 @@ export class LinksRepository {
       builder.andWhere('link.merchant_id = :merchantId', { merchantId: query.merchantId });
     }
     if (query.networkId !== undefined) {
-      // A passthrough link serves no network (its stored route is kept for later), so it never matches.
+      // A passthrough link serves no network (its stored route waits for later): no match.
       builder.andWhere('link.network_id = :networkId AND link.passthrough_enabled = false', {
         networkId: query.networkId,
       });

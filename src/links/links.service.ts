@@ -77,8 +77,9 @@ export class LinksService {
             },
           );
         }
-        firstIndexOfUrl.set(dto.originalUrl, index);
         built.push(this.builder.build(creatorId, dto, context));
+        // Only a created item claims its URL: a failed one (invalid or refused) leaves it free.
+        firstIndexOfUrl.set(dto.originalUrl, index);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         failed.push({

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { compile as compileTrust } from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids';
 import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { Clock } from '../common/clock';
@@ -121,7 +121,7 @@ export class RedirectHandler {
   ): Promise<'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted' | 'unrecorded'> {
     const clickedAt = new Date(nowMs).toISOString();
     const clickRecord = {
-      recordId: ulid(nowMs),
+      recordId: newUlid(nowMs),
       linkId: record.linkId,
       creatorId: record.creatorId,
       merchantId: route.merchantId,

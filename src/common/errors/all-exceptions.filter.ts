@@ -63,7 +63,9 @@ function fromClientStatus(status: number, exception: unknown, request: FastifyRe
   }
   if (status === 401) return new AppError(ErrorCode.UNAUTHORIZED, 'Authentication required.');
   if (status === 429) return new AppError(ErrorCode.RATE_LIMIT_EXCEEDED, 'Too many requests.');
-  return new AppError(ErrorCode.VALIDATION_ERROR, describeClientError(status, exception));
+  const message = describeClientError(status, exception);
+  // [S]: a VALIDATION_ERROR carries details; a body-level problem is reported on `body`.
+  return new AppError(ErrorCode.VALIDATION_ERROR, message, { body: [message] });
 }
 
 function describeClientError(status: number, exception: unknown): string {
