@@ -153,6 +153,7 @@ async function validateItem(item: unknown): Promise<CreateLinkDto> {
     throw new AppError(
       ErrorCode.VALIDATION_ERROR,
       'Each bulk item must be a create-link request object.',
+      { body: ['must be a create-link request object'] },
     );
   }
   const dto = plainToInstance(CreateLinkDto, item);

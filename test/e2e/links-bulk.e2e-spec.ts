@@ -109,13 +109,14 @@ describe('POST /v1/links/bulk (e2e)', () => {
         expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
       );
     }
+    // Every VALIDATION_ERROR carries details ([S]); NETWORK_OVERRIDE_UNAVAILABLE has none.
     expect(failed.map((failure) => Object.keys(failure.error))).toEqual([
       ['code', 'message', 'details'],
       ['code', 'message', 'details'],
-      ['code', 'message'],
-      ['code', 'message'],
       ['code', 'message', 'details'],
       ['code', 'message'],
+      ['code', 'message', 'details'],
+      ['code', 'message', 'details'],
     ]);
     expect(failed[0].error.details).toEqual({ preset: [expect.stringContaining('use default')] });
     expect(failed[1].error.details).toEqual({ originalUrl: [expect.stringContaining('item 0')] });
