@@ -6,4 +6,6 @@ import { monotonicFactory } from 'ulid';
  * keeps ids sortable and costs under a microsecond instead of ~16 random draws on the
  * redirect path. Ids are identifiers, never secrets (API keys use crypto.randomBytes).
  */
-export const newUlid: (seedTimeMs?: number) => string = monotonicFactory();
+// Math.random, not crypto: these ids are identifiers, never secrets, and the crypto source
+// costs ~16 system-random draws per id (measured: 76 µs vs 0.7 µs).
+export const newUlid: (seedTimeMs?: number) => string = monotonicFactory(() => Math.random());

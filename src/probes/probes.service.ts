@@ -45,6 +45,7 @@ export class ProbesService implements BeforeApplicationShutdown {
   private readonly waiting = new Map<string, ProbeRequest>();
   private readonly running = new Map<string, Promise<void>>();
   private isStopping = false;
+  private readonly recordedListeners: ((linkId: string) => Promise<void>)[] = [];
 
   constructor(
     @InjectConfig('probes') private readonly config: ProbesConfig,
@@ -52,6 +53,11 @@ export class ProbesService implements BeforeApplicationShutdown {
     private readonly repository: ProbesRepository,
     private readonly clock: Clock,
   ) {}
+
+  /** Called after a link's statuses changed: the edge evicts its cached copy of the link. */
+  onRecorded(listener: (linkId: string) => Promise<void>): void {
+    this.recordedListeners.push(listener);
+  }
 
   /**
    * Queues both probes of a link and returns at once: never blocks, never throws. Call it
@@ -141,6 +147,7 @@ export class ProbesService implements BeforeApplicationShutdown {
         checkedAt,
       };
       const isRecorded = await this.repository.recordOutcome(linkId, outcome);
+      if (isRecorded) await Promise.all(this.recordedListeners.map((listener) => listener(linkId)));
       this.logger.debug(
         `Link ${linkId}: deep link ${outcome.deepLinkStatus}, health ${outcome.healthStatus}` +
           (isRecorded ? '' : ' (not recorded: link deleted or a newer result stored)'),

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
@@ -18,17 +19,14 @@ export interface ClickRoute {
   deepLinkUsed: boolean;
 }
 
-const MAX_CONTEXTS_PER_LINK = 2_000;
-
 /**
  * Routes a click for its visitor (DESIGN section 3): passthrough links go to the original URL
  * byte for byte; a click with no visitor context gets the link's stored route; otherwise the
- * engine decides for the visitor's country and device. Decisions are memoised per link record,
- * creator profile and visitor context, since visitors share a handful of contexts and a
- * decision only changes when one of those (or the FX rates) does.
+ * engine decides for the visitor's country and device. Decisions are memoised: visitors share
+ * a handful of contexts, and a decision only changes when one of its inputs does.
  */
 export class ClickRouter {
-  private readonly memo = new WeakMap<LinkRoutingRecord, Map<string, ClickRoute>>();
+  private readonly memo = new LRUCache<string, ClickRoute>({ max: 200_000 });
 
   route(
     record: LinkRoutingRecord,
@@ -40,18 +38,13 @@ export class ClickRouter {
   ): ClickRoute {
     if (record.passthrough) return passthroughRoute(record);
     if (visitor === null) return storedRoute(record);
-    // The record object is replaced whenever the link changes; the creator's accounts and the
-    // FX rates are part of the key, so a decision is reused only while all its inputs hold.
-    const contextKey = `${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
-    let byContext = this.memo.get(record);
-    if (byContext === undefined || byContext.size > MAX_CONTEXTS_PER_LINK) {
-      byContext = new Map();
-      this.memo.set(record, byContext);
-    }
-    const cached = byContext.get(contextKey);
+    // Every input of the decision is in the key (the link's version, the visitor context, the
+    // FX rates and the creator's accounts), so a memoised decision is reused only while all hold.
+    const key = `${record.linkId}|${record.version}|${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
+    const cached = this.memo.get(key);
     if (cached !== undefined && !pinExpiredSince(record, nowMs)) return cached;
     const route = decide(record, creator, visitor, merchant, fx, nowMs);
-    byContext.set(contextKey, route);
+    this.memo.set(key, route);
     return route;
   }
 }

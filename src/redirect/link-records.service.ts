@@ -5,6 +5,7 @@ import { IsNull, Repository } from 'typeorm';
 import { KvStore } from '../kv/kv-store';
 import { LinkEntity } from '../links/link.entity';
 import { LinkEventsService } from '../links/link-events.service';
+import { ProbesService } from '../probes/probes.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
 
 const INVALIDATION_CHANNEL = 'linkpilot:links:invalidate';
@@ -31,8 +32,11 @@ export class LinkRecordsService implements OnModuleInit {
     private readonly store: KvStore,
     @InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>,
     linkEvents: LinkEventsService,
+    probes: ProbesService,
   ) {
+    // Edits, deletions and probe results all change what a click should do.
     linkEvents.onChanged((linkId) => this.evict(linkId));
+    probes.onRecorded((linkId) => this.evict(linkId));
   }
 
   async onModuleInit(): Promise<void> {

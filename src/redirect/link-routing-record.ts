@@ -14,6 +14,8 @@ import type { LinkEntity } from '../links/link.entity';
  */
 export interface LinkRoutingRecord {
   linkId: string;
+  /** Changes whenever anything a routing decision depends on changes (edits, probe results). */
+  version: string;
   creatorId: string;
   originalUrl: string;
   merchantId: string | null;
@@ -37,6 +39,7 @@ export interface LinkRoutingRecord {
 export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
   return {
     linkId: link.id,
+    version: `${link.updatedAt.getTime()}|${link.deepLinkStatus}|${link.healthStatus}`,
     creatorId: link.creatorId,
     originalUrl: link.originalUrl,
     merchantId: link.merchantId,

@@ -4,6 +4,7 @@ import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { FxModule } from '../fx/fx.module';
 import { LinkEntity } from '../links/link.entity';
 import { LinksModule } from '../links/links.module';
+import { ProbesModule } from '../probes/probes.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { CreatorEdgeProfilesService } from './creator-edge-profiles.service';
 import { LinkRecordsService } from './link-records.service';
@@ -16,6 +17,7 @@ import { RedirectHandler } from './redirect.handler';
     MerchantsModule,
     FxModule,
     ClickPipelineModule,
+    ProbesModule,
   ],
   providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler],
   exports: [RedirectHandler, LinkRecordsService],

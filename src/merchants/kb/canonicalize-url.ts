@@ -15,7 +15,23 @@ export interface CanonicalizedUrl {
  * A hostname the profile does not list is kept (lowercase) and `region` is null.
  * Throws a TypeError for an unparsable URL or a scheme other than http(s).
  */
+// A link's URL is canonicalised on every routing decision; the answer never changes for one
+// profile version and one URL, so recent answers are kept (bounded; oldest dropped first).
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, CanonicalizedUrl>();
+
 export function canonicalizeUrl(profile: MerchantProfile, url: URL | string): CanonicalizedUrl {
+  if (typeof url !== 'string') return canonicalizeUncached(profile, url);
+  const key = `${profile.merchantId}|${profile.meta.version}|${url}`;
+  const known = memo.get(key);
+  if (known !== undefined) return { ...known };
+  const result = canonicalizeUncached(profile, url);
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+  memo.set(key, result);
+  return { ...result };
+}
+
+function canonicalizeUncached(profile: MerchantProfile, url: URL | string): CanonicalizedUrl {
   const input = typeof url === 'string' ? new URL(url) : url;
   if (input.protocol !== 'https:' && input.protocol !== 'http:') {
     throw new TypeError(`Only http(s) URLs can be canonicalised, got ${input.protocol}`);

@@ -17,8 +17,6 @@ export interface ScoredCandidate extends Candidate {
   finalScore: number;
 }
 
-/** The first ranking criterion on which two candidates differ. */
-
 /**
  * intermediateScore = epcBaseUsd * prod(value_i ^ weight_i) over every signal but epc_base.
  * fx has weight 0, so it contributes a factor of exactly 1.
