@@ -12,6 +12,10 @@ const SWEEP_INTERVAL_MS = 60_000;
 export class MemoryKvStore extends KvStore {
   private readonly logs = new Map<string, { entries: number[]; expiresAtMs: number }>();
   private readonly counters = new Map<string, number>();
+  private readonly buckets = new Map<
+    string,
+    { buckets: Map<number, number>; expiresAtMs: number }
+  >();
   private readonly strings = new Map<string, { value: string; expiresAtMs: number }>();
   private readonly listeners = new Map<string, ((message: string) => void)[]>();
   private readonly streams: MemoryStreams;
@@ -51,15 +55,15 @@ export class MemoryKvStore extends KvStore {
 
   admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
     const { keys } = request;
-    const logOf = (key: string): number[] => {
-      const log = this.logs.get(key) ?? { entries: [], expiresAtMs: 0 };
-      log.expiresAtMs = request.nowMs + request.windowMs;
-      this.logs.set(key, log);
-      return log.entries;
+    const bucketsOf = (key: string): Map<number, number> => {
+      const entry = this.buckets.get(key) ?? { buckets: new Map(), expiresAtMs: 0 };
+      entry.expiresAtMs = request.nowMs + 2 * request.windowMs;
+      this.buckets.set(key, entry);
+      return entry.buckets;
     };
     const state = {
-      ipLog: logOf(keys.ipWindow),
-      creatorLog: logOf(keys.creatorWindow),
+      ipBuckets: bucketsOf(keys.ipWindow),
+      creatorBuckets: bucketsOf(keys.creatorWindow),
       used: this.counters.get(keys.quota) ?? request.quotaSeed,
     };
     const result = admitClickInMemory(state, request);
@@ -140,6 +144,9 @@ export class MemoryKvStore extends KvStore {
     const nowMs = this.now();
     for (const [key, log] of this.logs) {
       if (log.expiresAtMs <= nowMs) this.logs.delete(key);
+    }
+    for (const [key, entry] of this.buckets) {
+      if (entry.expiresAtMs <= nowMs) this.buckets.delete(key);
     }
     for (const [key, entry] of this.strings) {
       if (entry.expiresAtMs <= nowMs) this.strings.delete(key);

@@ -111,7 +111,6 @@ export class RedisKvStore extends KvStore {
       keys.stream,
       request.nowMs,
       request.windowMs,
-      this.nextMember(request.nowMs),
       request.ipLimit,
       request.creatorLimit,
       request.includedClicks,
