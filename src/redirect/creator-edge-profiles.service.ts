@@ -45,14 +45,25 @@ export class CreatorEdgeProfilesService {
     private readonly clock: Clock,
   ) {}
 
+  /** The last profile loaded per creator: served while PostgreSQL is unreachable. */
+  private readonly lastKnown = new LRUCache<string, CreatorEdgeProfile>({ max: 100_000 });
+
   find(creatorId: string): Promise<CreatorEdgeProfile | null> {
     const cached = this.cache.get(creatorId);
     if (cached !== undefined) return cached;
     // Caching the promise: concurrent clicks of one creator share one load.
-    const loading = this.load(creatorId).catch((error: unknown) => {
-      this.cache.delete(creatorId);
-      throw error;
-    });
+    const loading = this.load(creatorId).then(
+      (profile) => {
+        if (profile !== null) this.lastKnown.set(creatorId, profile);
+        return profile;
+      },
+      (error: unknown) => {
+        this.cache.delete(creatorId);
+        const stale = this.lastKnown.get(creatorId);
+        if (stale === undefined) throw error;
+        return stale;
+      },
+    );
     this.cache.set(creatorId, loading);
     return loading;
   }
