@@ -32,6 +32,7 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'bin/**',
+      'bench/**',
       '*.js',
       '*.mjs',
       '*.cjs',

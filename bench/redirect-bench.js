@@ -20,7 +20,8 @@ const root = path.resolve(__dirname, '..');
 const { generateApiKey, hashApiKey, displayPrefixOf } = require('../dist/src/auth/api-key-format');
 const { ulid } = require('ulid');
 
-const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/linkpilot_bench';
+const DB_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/linkpilot_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const WARMUP_S = 3;
@@ -38,7 +39,8 @@ const hasTaskset = (() => {
     return false;
   }
 })();
-const pinned = (core, command, args) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
+const pinned = (core, command, args) =>
+  hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
 
 const PRODUCT_URLS = [
   'https://www.amazon.com/Apple-AirPods-Pro-2nd-Generation/dp/B0BDHWDR12/ref=sr_1_3',
@@ -52,7 +54,22 @@ const PRODUCT_URLS = [
   'https://www.walmart.com/ip/Apple-AirPods-Pro/520468661',
   'https://www.etsy.com/listing/123456789/handmade-leather-wallet',
 ];
-const COUNTRIES = ['US', 'IN', 'GB', 'DE', 'FR', 'JP', 'BR', 'AE', 'SG', 'ZA', 'NG', 'MX', 'AU', 'CA'];
+const COUNTRIES = [
+  'US',
+  'IN',
+  'GB',
+  'DE',
+  'FR',
+  'JP',
+  'BR',
+  'AE',
+  'SG',
+  'ZA',
+  'NG',
+  'MX',
+  'AU',
+  'CA',
+];
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
@@ -86,14 +103,27 @@ async function seedCreators() {
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
   const keys = [];
-  const networks = (await db.query(`SELECT DISTINCT unnest(ARRAY['awin','cj','impact','partnerize','cuelinks','rakuten_affiliate','involve_asia','amazon_associates','flipkart_affiliate','noon_affiliates','jumia_kol','takealot_affiliates']) AS id`)).rows.map((r) => r.id);
+  const networks = (
+    await db.query(
+      `SELECT DISTINCT unnest(ARRAY['awin','cj','impact','partnerize','cuelinks','rakuten_affiliate','involve_asia','amazon_associates','flipkart_affiliate','noon_affiliates','jumia_kol','takealot_affiliates']) AS id`,
+    )
+  ).rows.map((r) => r.id);
   for (let i = 0; i < CREATORS; i++) {
     const creatorId = ulid();
     const apiKey = generateApiKey('live');
-    await db.query(`INSERT INTO creators (id, email, display_name, plan_id) VALUES ($1, $2, $3, 'enterprise')`, [creatorId, `bench-${i}@example.com`, `Bench ${i}`]);
-    await db.query(`INSERT INTO api_keys (id, creator_id, key_hash, display_prefix, environment) VALUES ($1, $2, $3, $4, 'live')`, [ulid(), creatorId, hashApiKey(apiKey), displayPrefixOf(apiKey)]);
+    await db.query(
+      `INSERT INTO creators (id, email, display_name, plan_id) VALUES ($1, $2, $3, 'enterprise')`,
+      [creatorId, `bench-${i}@example.com`, `Bench ${i}`],
+    );
+    await db.query(
+      `INSERT INTO api_keys (id, creator_id, key_hash, display_prefix, environment) VALUES ($1, $2, $3, $4, 'live')`,
+      [ulid(), creatorId, hashApiKey(apiKey), displayPrefixOf(apiKey)],
+    );
     for (const network of networks) {
-      await db.query(`INSERT INTO network_accounts (creator_id, network_id, affiliate_id) VALUES ($1, $2, $3)`, [creatorId, network, `bench${i}`]);
+      await db.query(
+        `INSERT INTO network_accounts (creator_id, network_id, affiliate_id) VALUES ($1, $2, $3)`,
+        [creatorId, network, `bench${i}`],
+      );
     }
     keys.push({ creatorId, apiKey });
   }
@@ -105,7 +135,15 @@ function startServer() {
   const [command, args] = pinned(0, process.execPath, [path.join(root, 'dist/src/main.js')]);
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), DATABASE_URL: DB_URL, REDIS_URL, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      DATABASE_URL: DB_URL,
+      REDIS_URL,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return child;
@@ -127,7 +165,9 @@ async function waitForHealth(port) {
 async function createLinks(keys) {
   const linkIds = [];
   for (const [i, { apiKey }] of keys.entries()) {
-    const links = Array.from({ length: LINKS_PER_CREATOR }, (_, j) => ({ originalUrl: `${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length]}${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length].includes('?') ? '&' : '?'}v=${i}-${j}` }));
+    const links = Array.from({ length: LINKS_PER_CREATOR }, (_, j) => ({
+      originalUrl: `${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length]}${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length].includes('?') ? '&' : '?'}v=${i}-${j}`,
+    }));
     const response = await fetch(`http://127.0.0.1:${PORT}/v1/links/bulk`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -141,7 +181,10 @@ async function createLinks(keys) {
 }
 
 function addresses() {
-  return Array.from({ length: CLIENT_ADDRESSES }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  return Array.from(
+    { length: CLIENT_ADDRESSES },
+    (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  );
 }
 
 /** One autocannon run; every request varies the link, client address, country and user agent. */
@@ -188,7 +231,9 @@ async function countCountedClicks(keys) {
   const { quotaCounterKey } = require('../dist/src/kv/edge-keys');
   const { billingPeriodOf } = require('../dist/src/account/billing-period');
   const period = billingPeriodOf(Date.now()).id;
-  const values = await Promise.all(keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, period))));
+  const values = await Promise.all(
+    keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, period))),
+  );
   await redis.quit();
   return values.reduce((sum, value) => sum + Number(value ?? 0), 0);
 }
@@ -233,20 +278,38 @@ async function main() {
     const report = {
       measuredAt: new Date().toISOString(),
       machine: `${require('node:os').cpus().length} cores (${require('node:os').cpus()[0]?.model ?? 'unknown'}), ${Math.round(require('node:os').totalmem() / 2 ** 30)} GiB, node ${process.version}, pinned: ${hasTaskset}`,
-      setup: { creators: keys.length, links: linkIds.length, connections: CONNECTIONS, durationSeconds: DURATION_S, clientAddresses: CLIENT_ADDRESSES },
+      setup: {
+        creators: keys.length,
+        links: linkIds.length,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION_S,
+        clientAddresses: CLIENT_ADDRESSES,
+      },
       redirect,
       ceiling,
       ratioToCeiling: Number((redirect.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)),
-      clicks: { counted, inDatabaseWithin10s: inDatabase, settledMs, allPersisted: inDatabase === counted },
+      clicks: {
+        counted,
+        inDatabaseWithin10s: inDatabase,
+        settledMs,
+        allPersisted: inDatabase === counted,
+      },
       targets: {
         ratioToCeilingAtLeast: 0.25,
         p99MsAtMost: 10,
         share302AtLeast: 0.99,
-        met: redirect.requestsPerSecond / ceiling.requestsPerSecond >= 0.25 && redirect.latencyP99Ms <= 10 && redirect.share302 >= 0.99 && inDatabase === counted,
+        met:
+          redirect.requestsPerSecond / ceiling.requestsPerSecond >= 0.25 &&
+          redirect.latencyP99Ms <= 10 &&
+          redirect.share302 >= 0.99 &&
+          inDatabase === counted,
       },
     };
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(root, 'bench/results/latest.json'),
+      JSON.stringify(report, null, 2) + '\n',
+    );
     console.log(JSON.stringify(report, null, 2));
   } finally {
     server.kill('SIGTERM');

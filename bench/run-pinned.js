@@ -5,5 +5,7 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const script = path.join(__dirname, 'redirect-bench.js');
 const hasTaskset = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
-const [command, args] = hasTaskset ? ['taskset', ['-c', '1', process.execPath, script]] : [process.execPath, [script]];
+const [command, args] = hasTaskset
+  ? ['taskset', ['-c', '1', process.execPath, script]]
+  : [process.execPath, [script]];
 process.exitCode = spawnSync(command, args, { stdio: 'inherit' }).status ?? 1;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { paginationMeta } from '../common/pagination';
+import { DEFAULT_PAGE_SIZE, paginationMeta } from '../common/pagination';
 import { MerchantsService } from '../merchants/merchants.service';
 import {
   DayPeriod,
@@ -20,7 +20,7 @@ import { toClickRecordResponse } from './click.mapper';
 import { ClickListResponse } from './click.response';
 import { ClicksRepository } from './clicks.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
-import { DEFAULT_CLICKS_PAGE_SIZE, ListClicksQuery } from './dto/list-clicks.query';
+import { ListClicksQuery } from './dto/list-clicks.query';
 
 /** Click records and their summary, always of the calling creator only. */
 @Injectable()
@@ -32,7 +32,7 @@ export class AnalyticsService {
   ) {}
 
   async listClicks(creatorId: string, query: ListClicksQuery): Promise<ClickListResponse> {
-    const { page = 1, limit = DEFAULT_CLICKS_PAGE_SIZE, from, to, ...filter } = query;
+    const { page = 1, limit = DEFAULT_PAGE_SIZE, from, to, ...filter } = query;
     if (from !== undefined && to !== undefined && from > to) {
       throw invalidField('from', `from (${from}) must be on or before to (${to})`);
     }

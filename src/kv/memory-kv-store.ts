@@ -56,7 +56,7 @@ export class MemoryKvStore extends KvStore {
   admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
     const { keys } = request;
     const bucketsOf = (key: string): Map<number, number> => {
-      const entry = this.buckets.get(key) ?? { buckets: new Map(), expiresAtMs: 0 };
+      const entry = this.buckets.get(key) ?? { buckets: new Map<number, number>(), expiresAtMs: 0 };
       entry.expiresAtMs = request.nowMs + 2 * request.windowMs;
       this.buckets.set(key, entry);
       return entry.buckets;

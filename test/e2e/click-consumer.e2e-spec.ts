@@ -71,12 +71,10 @@ describe('Click stream consumer (e2e)', () => {
     return held;
   }
 
-  const rowsFor = async (linkId: string) =>
-    (await t.app
+  const rowsFor = (linkId: string) =>
+    t.app
       .get(DataSource)
-      .query(`SELECT record_id FROM clicks WHERE link_id = $1`, [linkId])) as {
-      record_id: string;
-    }[];
+      .query<{ record_id: string }[]>(`SELECT record_id FROM clicks WHERE link_id = $1`, [linkId]);
 
   it('should write every click left pending by a crashed worker exactly once after a restart', async () => {
     const linkId = await clickTimes(7);

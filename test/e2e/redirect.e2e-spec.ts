@@ -51,9 +51,10 @@ describe('Edge redirector (e2e)', () => {
   const clickRows = (linkId: string) =>
     t.app
       .get(DataSource)
-      .query(`SELECT * FROM clicks WHERE link_id = $1 ORDER BY clicked_at`, [linkId]) as Promise<
-      Record<string, unknown>[]
-    >;
+      .query<Record<string, unknown>[]>(
+        `SELECT * FROM clicks WHERE link_id = $1 ORDER BY clicked_at`,
+        [linkId],
+      );
 
   it('should hand out the redirect URL on the configured base', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
@@ -88,7 +89,7 @@ describe('Edge redirector (e2e)', () => {
     const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
     const response = await click(link.linkId, { 'CF-IPCountry': 'IN', 'User-Agent': ANDROID_UA });
     expect(response.status).toBe(302);
-    expect(new URL(response.headers.location as string).hostname).toBe('www.amazon.in');
+    expect(new URL(String(response.headers.location)).hostname).toBe('www.amazon.in');
     await drain();
     expect((await clickRows(link.linkId))[0]).toMatchObject({
       region: 'IN',

@@ -1,6 +1,6 @@
+import { PageQuery } from '../../common/pagination';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with-hints';
 import { NETWORK_IDS, NetworkId } from '../../networks/network-ids';
 import {
@@ -11,25 +11,8 @@ import {
 import { CLICK_OUTCOMES } from '../click.response';
 import { IsAnalyticsDate } from './is-analytics-date';
 
-export const DEFAULT_CLICKS_PAGE_SIZE = 25;
-
 /** GET /analytics/clicks: paginated like GET /links; `from`/`to` are inclusive UTC days. */
-export class ListClicksQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_CLICKS_PAGE_SIZE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
+export class ListClicksQuery extends PageQuery {
   @ApiPropertyOptional({ maxLength: 64 })
   @IsOptional()
   @IsString()

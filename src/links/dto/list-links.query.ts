@@ -1,43 +1,24 @@
+import { PageQuery } from '../../common/pagination';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
-  IsInt,
   IsISO8601,
   IsOptional,
   IsString,
   Length,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
 import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with-hints';
 import { NETWORK_IDS, NetworkId } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 
-export const DEFAULT_PAGE_SIZE = 25;
-
 /** Query strings carry "true"/"false"; anything else stays a string and fails IsBoolean. */
 const toBoolean = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 
-export class ListLinksQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
+export class ListLinksQuery extends PageQuery {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
