@@ -1,37 +1,22 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
-  IsIn,
   IsObject,
   IsOptional,
   IsString,
   Length,
   MaxLength,
-  Validate,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsSupportedCountry } from '../../common/validators/is-supported-country';
-import { IsHttpsUrl } from '../../common/validators/is-https-url';
-import {
-  DEVICE_HINTS,
-  IsEnumWithHints,
-  PRESET_HINTS,
-} from '../../common/validators/enum-with-hints';
-import { PRODUCT_CATEGORIES, ProductCategory } from '../../merchants/kb/merchant-profile';
 import { NETWORK_IDS } from '../../networks/network-ids';
-import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
-import { DEVICE_TYPES, DeviceType } from '../../routing/device-types';
+import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.input';
 import { UtmOverrideDto } from './utm-override.dto';
 
-/** CreateLinkRequest [S] (plus the [G] `notes`). */
-export class CreateLinkDto {
-  @ApiProperty({ format: 'uri', maxLength: 4096, example: 'https://www.amazon.com/dp/B09G9FPHY6' })
-  @IsHttpsUrl()
-  originalUrl: string;
-
+/** CreateLinkRequest [S] (plus the [G] `notes`): the routing fields and the link's own. */
+export class CreateLinkDto extends RouteFieldsDto {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 300,
@@ -41,29 +26,6 @@ export class CreateLinkDto {
   @IsString()
   @Length(1, 300)
   title?: string;
-
-  @ApiPropertyOptional({ enum: ROUTING_PRESET_IDS, default: 'default' })
-  @IsOptional()
-  @IsEnumWithHints(ROUTING_PRESET_IDS, PRESET_HINTS)
-  preset?: RoutingPresetId;
-
-  @ApiPropertyOptional({
-    example: 'IN',
-    description: 'IsoAlpha2; default: the market of the URL storefront',
-  })
-  @IsOptional()
-  @Validate(IsSupportedCountry)
-  visitorCountry?: string;
-
-  @ApiPropertyOptional({ enum: DEVICE_TYPES, default: 'desktop' })
-  @IsOptional()
-  @IsEnumWithHints(DEVICE_TYPES, DEVICE_HINTS)
-  deviceType?: DeviceType;
-
-  @ApiPropertyOptional({ enum: PRODUCT_CATEGORIES })
-  @IsOptional()
-  @IsIn(PRODUCT_CATEGORIES, { message: `category must be one of ${PRODUCT_CATEGORIES.join(', ')}` })
-  category?: ProductCategory;
 
   @ApiPropertyOptional({ default: false })
   @IsOptional()
