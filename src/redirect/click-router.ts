@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
-import { decideRoute } from '../routing/engine';
+import { decideRoute, visitorRoutingKey } from '../routing/engine';
 import type { RoutingOutcome, VisitorContext } from '../routing/engine/routing-types';
 import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
 import type { LinkRoutingRecord } from './link-routing-record';
@@ -38,18 +38,24 @@ export class ClickRouter {
   ): ClickRoute {
     if (record.passthrough) return passthroughRoute(record);
     if (visitor === null) return storedRoute(record);
-    // Every input of the decision is in the key (the link's version, the visitor context, the
-    // FX rates and the creator's accounts), so a memoised decision is reused only while all hold.
-    const key = `${record.linkId}|${record.version}|${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
-    const cached = this.memo.get(key);
-    if (cached !== undefined && !pinExpiredSince(record, nowMs)) return cached;
-    const route = decide(record, creator, visitor, merchant, fx, nowMs);
-    this.memo.set(key, route);
+    // Two memos, both keyed by every input of the decision (the link's version, the FX rates,
+    // the creator's accounts, and the visitor): first by the visitor's exact context (a string
+    // join), then by what of the visitor the route depends on (many countries share one).
+    // A pin's expiry changes the decision, so whether it still holds is part of the key.
+    const base = `${record.linkId}|${record.version}|${pinExpiredSince(record, nowMs)}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
+    const exactKey = `${base}|${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}`;
+    const exact = this.memo.get(exactKey);
+    if (exact !== undefined) return exact;
+    const sharedKey = `${base}|${visitorRoutingKey(merchant, record.originalUrl, visitor)}`;
+    const shared = this.memo.get(sharedKey);
+    const route = shared ?? decide(record, creator, visitor, merchant, fx, nowMs);
+    this.memo.set(exactKey, route);
+    this.memo.set(sharedKey, route);
     return route;
   }
 }
 
-/** A memoised decision made under a pin that has since expired must be made again. */
+/** Whether the link's network pin has expired (the engine then ignores it). */
 function pinExpiredSince(record: LinkRoutingRecord, nowMs: number): boolean {
   const expiresAt = record.networkOverride?.expiresAt;
   return expiresAt !== undefined && Date.parse(expiresAt) <= nowMs;

@@ -11,3 +11,4 @@ export {
   type ConfidenceBreakdown,
 } from './confidence';
 export * from './routing-types';
+export { visitorRoutingKey } from './visitor-routing-key';
