@@ -11,6 +11,7 @@ import { InjectConfig } from '../config/config.module';
 import { ClicksConfig } from '../config/env';
 import { CLICK_STREAMS } from '../kv/edge-keys';
 import { KvStore, StreamEntry } from '../kv/kv-store';
+import { ClickRecordMessage, decodeClickRecord } from './click-record-codec';
 import { ClickEntity } from './click.entity';
 
 export const CLICK_CONSUMER_GROUP = 'click-writers';
@@ -143,30 +144,11 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
 }
 
 /** A malformed entry is logged and dropped (acknowledged), never retried forever. */
-type ClickRow = Omit<ClickEntity, 'clickedAt'> & { clickedAt: string };
+type ClickRow = ClickRecordMessage;
 
 function parseRecord(entry: StreamEntry, logger: Logger): ClickRow[] {
   try {
-    const record = JSON.parse(entry.payload) as Record<string, unknown>;
-    return [
-      {
-        recordId: String(record.recordId),
-        clickedAt: String(record.clickedAt),
-        linkId: String(record.linkId),
-        creatorId: String(record.creatorId),
-        merchantId: (record.merchantId as string | null) ?? null,
-        region: (record.region as string | null) ?? null,
-        networkId: (record.networkId as ClickEntity['networkId']) ?? null,
-        preset: record.preset as ClickEntity['preset'],
-        outcome: record.outcome as ClickEntity['outcome'],
-        normalizedEpcUsd: Number(record.normalizedEpcUsd),
-        confidence: Number(record.confidence),
-        deepLinkUsed: record.deepLinkUsed === true,
-        privateDealApplied: record.privateDealApplied === true,
-        visitorCountry: (record.visitorCountry as string | null) ?? null,
-        deviceClass: record.deviceClass as ClickEntity['deviceClass'],
-      },
-    ];
+    return [decodeClickRecord(entry.payload)];
   } catch (error) {
     logger.error(`Dropping malformed click entry ${entry.id}: ${String(error)}`);
     return [];

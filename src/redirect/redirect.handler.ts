@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { newUlid } from '../common/ids';
 import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
+import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
 import { HttpConfig, RedirectConfig } from '../config/env';
@@ -120,7 +121,7 @@ export class RedirectHandler {
     nowMs: number,
   ): Promise<'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted' | 'unrecorded'> {
     const clickedAt = new Date(nowMs).toISOString();
-    const clickRecord = {
+    const clickRecord: ClickRecordMessage = {
       recordId: newUlid(nowMs),
       linkId: record.linkId,
       creatorId: record.creatorId,
@@ -148,7 +149,7 @@ export class RedirectHandler {
         isHardCap: creator.isHardCap,
         quotaSeed: null,
         quotaTtlSeconds: QUOTA_TTL_SECONDS,
-        record: JSON.stringify(clickRecord),
+        record: encodeClickRecord(clickRecord),
       };
       const first = await this.store.admitClick(request);
       if (first.verdict !== 'quota_missing') return first.verdict;

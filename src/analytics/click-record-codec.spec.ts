@@ -1,0 +1,56 @@
+import * as fc from 'fast-check';
+import { ClickRecordMessage, decodeClickRecord, encodeClickRecord } from './click-record-codec';
+
+const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
+  recordId: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+  clickedAt: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+  linkId: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+  creatorId: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+  merchantId: fc.option(fc.constantFrom('amazon', 'asos'), { nil: null }),
+  region: fc.option(fc.constantFrom('US', 'IN', 'GLOBAL'), { nil: null }),
+  networkId: fc.option(fc.constantFrom('awin' as const, 'amazon_associates' as const), {
+    nil: null,
+  }),
+  preset: fc.constantFrom('default' as const, 'link_in_bio' as const, 'long_form' as const),
+  outcome: fc.constantFrom('routed' as const, 'fallback' as const, 'passthrough' as const),
+  normalizedEpcUsd: fc.double({ min: 0, max: 10, noNaN: true }),
+  confidence: fc.double({ min: 0, max: 1.1, noNaN: true }),
+  deepLinkUsed: fc.boolean(),
+  privateDealApplied: fc.boolean(),
+  visitorCountry: fc.option(fc.constantFrom('US', 'IN'), { nil: null }),
+  deviceClass: fc.constantFrom(
+    'desktop' as const,
+    'mobile' as const,
+    'tablet' as const,
+    'unknown' as const,
+  ),
+});
+
+describe(encodeClickRecord.name, () => {
+  it('should decode to the record it encoded', () => {
+    fc.assert(
+      fc.property(recordArb, (record) =>
+        expect(decodeClickRecord(encodeClickRecord(record))).toEqual(record),
+      ),
+    );
+  });
+
+  it('should be smaller than the same record as a JSON object', () => {
+    fc.assert(
+      fc.property(recordArb, (record) =>
+        expect(encodeClickRecord(record).length).toBeLessThan(JSON.stringify(record).length),
+      ),
+    );
+  });
+});
+
+describe(decodeClickRecord.name, () => {
+  it.each([
+    ['{}'],
+    ['[1,2]'],
+    ['not json'],
+    ['[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null]'],
+  ])('should refuse %s', (payload) => {
+    expect(() => decodeClickRecord(payload)).toThrow();
+  });
+});
