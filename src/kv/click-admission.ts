@@ -85,34 +85,33 @@ export function admitClickInMemory(
 }
 
 /**
- * The same rules in Lua for Redis. KEYS: ipWindow, creatorWindow (hashes of bucket -> count),
- * quota, stream. ARGV: nowMs, windowMs, ipLimit, creatorLimit, includedClicks, hardCap (1/0),
- * quotaSeed ('' when unknown), quotaTtlSeconds, record.
+ * The same rules in Lua for Redis, each window as two plain counters (one key per minute
+ * bucket, expiring after two windows), so a click costs about nine Redis calls.
+ * KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket, quota, stream.
+ * ARGV: elapsed share of the current bucket (0-1), bucket lifetime ms, ipLimit, creatorLimit,
+ * includedClicks, hardCap (1/0), quotaSeed ('' when unknown), quotaTtlSeconds, record.
  */
 export const ADMIT_CLICK_LUA = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local bucket = math.floor(now / window)
-local elapsed = (now % window) / window
-local function sliding(key)
-  local current = tonumber(redis.call('HGET', key, bucket) or '0')
-  local previous = tonumber(redis.call('HGET', key, bucket - 1) or '0')
-  return previous * (1 - elapsed) + current
+local elapsed = tonumber(ARGV[1])
+local function sliding(current, previous)
+  return tonumber(redis.call('GET', previous) or '0') * (1 - elapsed) + tonumber(redis.call('GET', current) or '0')
 end
-local function add(key)
-  redis.call('HINCRBY', key, bucket, 1)
-  redis.call('HDEL', key, bucket - 2)
-  redis.call('PEXPIRE', key, window * 2)
+local used = redis.call('GET', KEYS[5])
+if not used then
+  if ARGV[7] == '' then return {'quota_missing', 0} end
+  redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8], 'NX')
+  used = redis.call('GET', KEYS[5])
 end
-if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'EX', ARGV[8], 'NX') end
-local used = tonumber(redis.call('GET', KEYS[3]))
-if used == nil then return {'quota_missing', 0} end
-if sliding(KEYS[1]) >= tonumber(ARGV[3]) then return {'ip_limited', used} end
-if sliding(KEYS[2]) >= tonumber(ARGV[4]) then return {'creator_limited', used} end
+used = tonumber(used)
+if sliding(KEYS[1], KEYS[2]) >= tonumber(ARGV[3]) then return {'ip_limited', used} end
+if sliding(KEYS[3], KEYS[4]) >= tonumber(ARGV[4]) then return {'creator_limited', used} end
 if ARGV[6] == '1' and used >= tonumber(ARGV[5]) then return {'quota_exhausted', used} end
-add(KEYS[1])
-add(KEYS[2])
-used = redis.call('INCR', KEYS[3])
-redis.call('XADD', KEYS[4], '*', 'c', ARGV[9])
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+used = redis.call('INCR', KEYS[5])
+redis.call('XADD', KEYS[6], '*', 'c', ARGV[9])
 return {'counted', used}
 `;
+
+/** The key of one minute bucket of a window key (same hash tag, so the same slot). */
+export const bucketKeyOf = (windowKey: string, bucket: number): string => `${windowKey}:${bucket}`;

@@ -3,6 +3,7 @@ import { WindowState } from '../rate-limit/sliding-log';
 import {
   ADMIT_CLICK_LUA,
   AdmissionVerdict,
+  bucketKeyOf,
   ClickAdmissionRequest,
   ClickAdmissionResult,
 } from './click-admission';
@@ -46,7 +47,7 @@ return result
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** numberOfKeys is fixed (4) by defineCommand. */
+    /** numberOfKeys is fixed (6) by defineCommand. */
     admitClick(...keysAndArgs: (string | number)[]): Result<[AdmissionVerdict, number], Context>;
     hitSlidingWindows(
       numberOfKeys: number,
@@ -62,7 +63,7 @@ export class RedisKvStore extends KvStore {
   constructor(private readonly redis: Redis) {
     super();
     redis.defineCommand('hitSlidingWindows', { lua: SLIDING_WINDOWS_LUA });
-    redis.defineCommand('admitClick', { lua: ADMIT_CLICK_LUA, numberOfKeys: 4 });
+    redis.defineCommand('admitClick', { lua: ADMIT_CLICK_LUA, numberOfKeys: 6 });
   }
 
   /** Unique per request even within one millisecond and across app nodes. */
@@ -103,14 +104,17 @@ export class RedisKvStore extends KvStore {
   }
 
   async admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
-    const { keys } = request;
+    const { keys, nowMs, windowMs } = request;
+    const bucket = Math.floor(nowMs / windowMs);
     const [verdict, used] = await this.redis.admitClick(
-      keys.ipWindow,
-      keys.creatorWindow,
+      bucketKeyOf(keys.ipWindow, bucket),
+      bucketKeyOf(keys.ipWindow, bucket - 1),
+      bucketKeyOf(keys.creatorWindow, bucket),
+      bucketKeyOf(keys.creatorWindow, bucket - 1),
       keys.quota,
       keys.stream,
-      request.nowMs,
-      request.windowMs,
+      (nowMs % windowMs) / windowMs,
+      2 * windowMs,
       request.ipLimit,
       request.creatorLimit,
       request.includedClicks,
