@@ -24,6 +24,7 @@ const DB_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/linkpilot_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
 const CREATORS = 200;
@@ -258,23 +259,51 @@ async function main() {
     await waitForHealth(PORT);
     const linkIds = await createLinks(keys);
     console.log(`bench: ${keys.length} creators, ${linkIds.length} links; warming up ${WARMUP_S}s`);
-    await load(PORT, linkIds, WARMUP_S);
-    console.log(`bench: GET /r/:id, ${CONNECTIONS} connections, ${DURATION_S}s`);
-    const redirect = summarise(await load(PORT, linkIds, DURATION_S));
-    const stoppedAt = Date.now();
-    const counted = await countCountedClicks(keys);
-    let inDatabase = await countClicksInDatabase();
-    while (inDatabase < counted && Date.now() - stoppedAt < 10_000) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      inDatabase = await countClicksInDatabase();
-    }
-    const settledMs = Date.now() - stoppedAt;
-    server.kill('SIGTERM');
     const ceilingServer = startCeiling();
     await new Promise((resolve) => setTimeout(resolve, 500));
+    await load(PORT, linkIds, WARMUP_S);
     await load(CEILING_PORT, linkIds, WARMUP_S);
-    const ceiling = summarise(await load(CEILING_PORT, linkIds, DURATION_S));
+    // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
+    // machine the load generator shares a core with PostgreSQL and Redis, and one run of
+    // either can be off by a quarter.
+    const rounds = [];
+    let counted = 0;
+    let inDatabase = 0;
+    let settledMs = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(
+        `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
+      );
+      const redirectRound = summarise(await load(PORT, linkIds, DURATION_S));
+      const stoppedAt = Date.now();
+      counted = await countCountedClicks(keys);
+      inDatabase = await countClicksInDatabase();
+      while (inDatabase < counted && Date.now() - stoppedAt < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        inDatabase = await countClicksInDatabase();
+      }
+      settledMs = Math.max(settledMs, Date.now() - stoppedAt);
+      if (inDatabase < counted) break;
+      const ceilingRound = summarise(await load(CEILING_PORT, linkIds, DURATION_S));
+      rounds.push({
+        redirect: redirectRound,
+        ceiling: ceilingRound,
+        ratio: redirectRound.requestsPerSecond / ceilingRound.requestsPerSecond,
+      });
+    }
     ceilingServer.kill('SIGTERM');
+    server.kill('SIGTERM');
+    const median = (values) =>
+      [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+    const medianOf = (pick) => ({
+      requestsPerSecond: median(rounds.map((r) => pick(r).requestsPerSecond)),
+      latencyP50Ms: median(rounds.map((r) => pick(r).latencyP50Ms)),
+      latencyP99Ms: median(rounds.map((r) => pick(r).latencyP99Ms)),
+      share302: Math.min(...rounds.map((r) => pick(r).share302)),
+      errors: rounds.reduce((sum, r) => sum + pick(r).errors, 0),
+    });
+    const redirect = medianOf((r) => r.redirect);
+    const ceiling = medianOf((r) => r.ceiling);
     const report = {
       measuredAt: new Date().toISOString(),
       machine: `${require('node:os').cpus().length} cores (${require('node:os').cpus()[0]?.model ?? 'unknown'}), ${Math.round(require('node:os').totalmem() / 2 ** 30)} GiB, node ${process.version}, pinned: ${hasTaskset}`,
@@ -287,7 +316,13 @@ async function main() {
       },
       redirect,
       ceiling,
-      ratioToCeiling: Number((redirect.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)),
+      ratioToCeiling: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),
+      rounds: rounds.map((r) => ({
+        redirectRps: r.redirect.requestsPerSecond,
+        ceilingRps: r.ceiling.requestsPerSecond,
+        ratio: Number(r.ratio.toFixed(3)),
+        redirectP99Ms: r.redirect.latencyP99Ms,
+      })),
       clicks: {
         counted,
         inDatabaseWithin10s: inDatabase,
@@ -299,7 +334,7 @@ async function main() {
         p99MsAtMost: 10,
         share302AtLeast: 0.99,
         met:
-          redirect.requestsPerSecond / ceiling.requestsPerSecond >= 0.25 &&
+          median(rounds.map((r) => r.ratio)) >= 0.25 &&
           redirect.latencyP99Ms <= 10 &&
           redirect.share302 >= 0.99 &&
           inDatabase === counted,
