@@ -20,9 +20,9 @@ export interface CreatorEdgeProfile {
 }
 
 /**
- * Kept one second in process: a plan change, an included-clicks change or a network account
- * change made with the CLI (another process, maybe without Redis) reaches the edge within a
- * second, and the database sees one read per creator per second per node at most.
+ * Fresh for one second in process: a plan change, an included-clicks change or a network
+ * account change made with the CLI (another process, maybe without Redis) reaches the edge
+ * about a second later, and the database sees one read per creator per second per node.
  */
 const PROFILE_TTL_MS = 1_000;
 
@@ -35,9 +35,18 @@ interface ProfileRow {
 
 @Injectable()
 export class CreatorEdgeProfilesService {
-  private readonly cache = new LRUCache<string, Promise<CreatorEdgeProfile | null>>({
+  /**
+   * Stale-while-revalidate: an expired profile is still served while its reload runs in the
+   * background, so no click waits for PostgreSQL once a creator is known, and a reload that
+   * fails (PostgreSQL down) keeps the last profile serving.
+   */
+  private readonly cache = new LRUCache<string, CreatorEdgeProfile | 'missing'>({
     max: 100_000,
     ttl: PROFILE_TTL_MS,
+    allowStale: true,
+    allowStaleOnFetchRejection: true,
+    noDeleteOnFetchRejection: true,
+    fetchMethod: async (creatorId) => (await this.load(creatorId)) ?? 'missing',
   });
 
   constructor(
@@ -45,27 +54,9 @@ export class CreatorEdgeProfilesService {
     private readonly clock: Clock,
   ) {}
 
-  /** The last profile loaded per creator: served while PostgreSQL is unreachable. */
-  private readonly lastKnown = new LRUCache<string, CreatorEdgeProfile>({ max: 100_000 });
-
-  find(creatorId: string): Promise<CreatorEdgeProfile | null> {
-    const cached = this.cache.get(creatorId);
-    if (cached !== undefined) return cached;
-    // Caching the promise: concurrent clicks of one creator share one load.
-    const loading = this.load(creatorId).then(
-      (profile) => {
-        if (profile !== null) this.lastKnown.set(creatorId, profile);
-        return profile;
-      },
-      (error: unknown) => {
-        this.cache.delete(creatorId);
-        const stale = this.lastKnown.get(creatorId);
-        if (stale === undefined) throw error;
-        return stale;
-      },
-    );
-    this.cache.set(creatorId, loading);
-    return loading;
+  async find(creatorId: string): Promise<CreatorEdgeProfile | null> {
+    const profile = await this.cache.fetch(creatorId);
+    return profile === undefined || profile === 'missing' ? null : profile;
   }
 
   private async load(creatorId: string): Promise<CreatorEdgeProfile | null> {
