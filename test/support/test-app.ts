@@ -5,6 +5,18 @@ import { AppExtras } from '../../src/app.module';
 import { createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/env';
 
+/**
+ * Tests never reach the outside world unless they ask to: no background probes of real
+ * merchant sites, and FX upstreams on a closed loopback port (the daily refresh job may fire
+ * during a run). Tests that exercise them set their own values.
+ */
+const OFFLINE_DEFAULTS: Record<string, string> = {
+  LOG_LEVEL: 'fatal',
+  PROBES_ENABLED: 'false',
+  FX_PRIMARY_URL: 'http://127.0.0.1:9/fx-primary',
+  FX_FALLBACK_URL: 'http://127.0.0.1:9/fx-fallback',
+};
+
 export interface TestApp {
   app: NestFastifyApplication;
   http: TestAgent;
@@ -19,7 +31,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   extras: AppExtras = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'fatal', ...process.env, ...env });
+  const config = loadConfig({ ...OFFLINE_DEFAULTS, ...process.env, ...env });
   const app = await createApp(config, extras);
   return {
     app,
