@@ -22,7 +22,13 @@ export class LinkEventsService {
   }
 
   created(links: LinkEntity[]): void {
-    for (const link of links) this.probes.enqueue({ linkId: link.id, url: link.routedUrl });
+    // Probe what visitors are sent to: the original URL while passthrough is on.
+    for (const link of links) {
+      this.probes.enqueue({
+        linkId: link.id,
+        url: link.passthroughEnabled ? link.originalUrl : link.routedUrl,
+      });
+    }
   }
 
   /** Awaited by the caller so that the next request anywhere sees the change. */

@@ -349,4 +349,26 @@ describe('Link probes (e2e)', () => {
       },
     );
   });
+
+  describe('after POST /v1/links', () => {
+    it('should probe the original URL of a passthrough link, which is where visitors go', async () => {
+      const prefix = target.addScenario((_request, response) => {
+        response.writeHead(200).end();
+      });
+      const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const originalUrl = `https://www.amazon.com${prefix}/Some-Thing/dp/B0BDHWDR12?ref=x`;
+      await t.http
+        .post('/v1/links')
+        .set('Authorization', creator.authorization)
+        .send({ originalUrl, passthrough: true, passthroughReason: 'brand deal' })
+        .expect(201);
+      const requests = await pollUntil(
+        () => Promise.resolve(target.requestsTo(prefix)),
+        (received) => received.length >= 2,
+      );
+      for (const request of requests) {
+        expect(request.path).toBe(`${prefix}/Some-Thing/dp/B0BDHWDR12?ref=x`);
+      }
+    });
+  });
 });
