@@ -26,16 +26,20 @@ export const CLICK_STREAMS: readonly string[] = Array.from({ length: EDGE_SHARDS
 );
 
 export function edgeKeysOf(creatorId: string, clientIp: string, periodId: string) {
-  const tag = tagOf(edgeShardOf(creatorId));
+  const shard = edgeShardOf(creatorId);
+  const tag = tagOf(shard);
   return {
     ipWindow: `edge:${tag}:ip:${creatorId}:${clientIp}`,
     creatorWindow: `edge:${tag}:cr:${creatorId}`,
-    quota: quotaCounterKey(creatorId, periodId),
-    stream: clickStreamKey(edgeShardOf(creatorId)),
+    quota: quotaKeyIn(tag, creatorId, periodId),
+    stream: clickStreamKey(shard),
   };
 }
 
+const quotaKeyIn = (tag: string, creatorId: string, periodId: string): string =>
+  `quota:${tag}:${creatorId}:${periodId}`;
+
 /** The creator's click counter for a billing period (`YYYY-MM`). */
 export function quotaCounterKey(creatorId: string, periodId: string): string {
-  return `quota:${tagOf(edgeShardOf(creatorId))}:${creatorId}:${periodId}`;
+  return quotaKeyIn(tagOf(edgeShardOf(creatorId)), creatorId, periodId);
 }

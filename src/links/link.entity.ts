@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { numericTransformer } from '../database/column-transformers';
+import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
 
 import type {
@@ -64,7 +65,7 @@ export class LinkEntity {
   preset: RoutingPresetId;
 
   @Column({ type: 'varchar', length: 20, nullable: true })
-  category: string | null;
+  category: ProductCategory | null;
 
   @Column({ name: 'passthrough_enabled', type: 'boolean', default: false })
   passthroughEnabled: boolean;

@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { isUlid } from '../common/ids';
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
-
-/** Link ids are ULIDs: any other string names no link (and may hold a NUL PostgreSQL refuses). */
-const LINK_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** `%` and `_` are wildcards in ILIKE; a search for "50%_off" means those characters. */
 const escapeLike = (term: string): string => term.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -27,7 +25,8 @@ export class LinksRepository {
 
   /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
   findLiveForCreator(creatorId: string, linkId: string): Promise<LinkEntity | null> {
-    if (!LINK_ID_PATTERN.test(linkId)) return Promise.resolve(null);
+    // Any other string names no link (and may hold a NUL PostgreSQL refuses).
+    if (!isUlid(linkId)) return Promise.resolve(null);
     return this.links
       .createQueryBuilder('link')
       .where('link.id = :linkId AND link.creator_id = :creatorId AND link.deleted_at IS NULL', {

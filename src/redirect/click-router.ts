@@ -74,7 +74,7 @@ function decide(
       originalUrl: record.originalUrl,
       merchant,
       preset: record.preset,
-      ...(record.category ? { category: record.category as never } : {}),
+      ...(record.category ? { category: record.category } : {}),
       passthrough: false,
       ...(record.networkOverride ? { networkOverride: record.networkOverride } : {}),
       probes: record.probes,

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { IsNull, Repository } from 'typeorm';
+import { isUlid } from '../common/ids';
 import { KvStore } from '../kv/kv-store';
 import { LinkEntity } from '../links/link.entity';
 import { LinkEventsService } from '../links/link-events.service';
@@ -71,8 +72,11 @@ export class LinkRecordsService implements OnModuleInit {
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
     // An id that cannot be a ULID is not worth a query.
-    if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(linkId)) return null;
-    const link = await this.links.findOneBy({ id: linkId.toUpperCase(), deletedAt: IsNull() });
+    // ULIDs are case-insensitive for visitors typing a link; an id that cannot be one is not
+    // worth a query.
+    const id = linkId.toUpperCase();
+    if (!isUlid(id)) return null;
+    const link = await this.links.findOneBy({ id, deletedAt: IsNull() });
     if (link === null) return null;
     const record = toLinkRoutingRecord(link);
     await this.store

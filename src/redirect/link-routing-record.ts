@@ -1,3 +1,4 @@
+import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
 import type {
   LinkProbes,
@@ -21,7 +22,7 @@ export interface LinkRoutingRecord {
   merchantId: string | null;
   passthrough: boolean;
   preset: RoutingPresetId;
-  category: string | null;
+  category: ProductCategory | null;
   networkOverride: NetworkOverridePin | null;
   utmOverride: UtmOverride | null;
   probes: LinkProbes;
