@@ -5,6 +5,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY bin ./bin
 COPY src ./src
 COPY migrations ./migrations
 COPY seeds ./seeds
@@ -26,4 +27,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/v1/health').then(r=>r.json()).then(b=>process.exit(b.data.status==='down'?1:0)).catch(()=>process.exit(1))"
 # Migrate and seed (both idempotent), then serve.
-CMD ["node", "dist/src/main.js", "--migrate", "--seed"]
+CMD ["node", "dist/main.js", "--migrate", "--seed"]

@@ -133,7 +133,7 @@ async function seedCreators() {
 }
 
 function startServer() {
-  const [command, args] = pinned(0, process.execPath, [path.join(root, 'dist/src/main.js')]);
+  const [command, args] = pinned(0, process.execPath, [path.join(root, 'dist/main.js')]);
   const child = spawn(command, args, {
     cwd: root,
     env: {

@@ -28,6 +28,11 @@ function ensureBuilt() {
   );
   if (built !== undefined && built.mtimeMs >= newestSource) return;
   process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
+  build();
+}
+
+/** `npm run build`: compile to dist/, plus the `dist/main.js` entry DESIGN section 7 names. */
+function build() {
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   execFileSync(
     process.execPath,
@@ -37,8 +42,14 @@ function ensureBuilt() {
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
+  // tsc emits dist/src/main.js (the repository is its root: migrations/ and seeds/ sit beside
+  // src/); `node dist/main.js` is the documented entry.
+  fs.writeFileSync(
+    path.join(root, 'dist', 'main.js'),
+    "'use strict';\nrequire('./src/main.js');\n",
+  );
   // tsc leaves unchanged outputs untouched; stamp the marker so the next run skips the build.
   fs.utimesSync(marker, new Date(), new Date());
 }
 
-module.exports = { ensureBuilt };
+module.exports = { ensureBuilt, build };

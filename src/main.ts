@@ -6,7 +6,7 @@ import { migrate, seed, withDataSource } from './database/database-tasks';
 import { openDatabase } from './database/open-database';
 
 /**
- * `node dist/src/main.js [--migrate] [--seed]`: serves the API. `npm start` passes both flags
+ * `node dist/main.js [--migrate] [--seed]`: serves the API. `npm start` passes both flags
  * so one command prepares the database and serves; `start:prod` expects a migrated database.
  */
 async function main(): Promise<void> {
