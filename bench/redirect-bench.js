@@ -5,7 +5,8 @@
  * The server (built, production mode) is pinned to core 0, this load generator to core 1.
  * Same run, same method: a bare node:http server answering a fixed 302 gives the ceiling.
  * Prints and writes bench/results/latest.json. Env: BENCH_DATABASE_URL (a database it may
- * drop and create), BENCH_REDIS_URL (a Redis database it may flush), BENCH_DURATION_S.
+ * drop and create), BENCH_REDIS_URL (a Redis database it may flush), BENCH_DURATION_S,
+ * BENCH_ROUNDS, BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof).
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -26,6 +27,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 3;
+// Extra node flags for the server, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONNECTIONS = 50;
 const CREATORS = 200;
 const LINKS_PER_CREATOR = 5;
@@ -133,7 +136,10 @@ async function seedCreators() {
 }
 
 function startServer() {
-  const [command, args] = pinned(0, process.execPath, [path.join(root, 'dist/main.js')]);
+  const [command, args] = pinned(0, process.execPath, [
+    ...SERVER_NODE_ARGS,
+    path.join(root, 'dist/main.js'),
+  ]);
   const child = spawn(command, args, {
     cwd: root,
     env: {

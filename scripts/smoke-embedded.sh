@@ -10,10 +10,11 @@ PORT=$(node -e 'const s=require("net").createServer().listen(0,()=>{console.log(
 export DATA_DIR PORT
 LOG="$DATA_DIR/server.log"
 
-npm start >"$LOG" 2>&1 &
+# Its own session, so cleanup stops npm and the node server under it, not npm alone.
+setsid npm start >"$LOG" 2>&1 &
 SERVER_PID=$!
 cleanup() {
-  kill "$SERVER_PID" 2>/dev/null || true
+  kill -- "-$SERVER_PID" 2>/dev/null || true
   wait "$SERVER_PID" 2>/dev/null || true
   rm -rf "$DATA_DIR"
 }

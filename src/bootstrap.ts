@@ -2,7 +2,6 @@ import { LogLevel, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { compile as compileTrust } from '@fastify/proxy-addr';
 import { newUlid } from './common/ids';
 import { AppExtras, AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
@@ -11,6 +10,7 @@ import { ErrorCode } from './common/errors/error-code';
 import { toValidationDetails } from './common/errors/validation-details';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { registerHttpHooks } from './common/http/http-hooks';
+import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig, HttpConfig } from './config/env';
 import { RedirectHandler } from './redirect/redirect.handler';
 
@@ -35,7 +35,7 @@ export async function createApp(
   config: AppConfig,
   extras: AppExtras = {},
 ): Promise<NestFastifyApplication> {
-  const isTrusted = compileTrust(config.http.trustProxy);
+  const isTrusted = compileTrustProxy(config.http.trustProxy);
   const adapter = new FastifyAdapter({
     trustProxy: isTrusted,
     genReqId: () => newUlid(),

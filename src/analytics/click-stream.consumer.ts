@@ -55,45 +55,60 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   async ensureGroups(): Promise<void> {
     for (const stream of CLICK_STREAMS)
       await this.store.ensureStreamGroup(stream, CLICK_CONSUMER_GROUP);
+    this.hasGroups = true;
   }
 
-  /** One pass over every stream: abandoned entries first, then new ones. Returns rows written. */
+  /**
+   * One pass over every stream: abandoned entries first, then new ones, all read at once and
+   * written as one INSERT (one commit per pass, not one per stream), then acknowledged.
+   * Returns rows written.
+   */
   async drainOnce(): Promise<number> {
     if (!this.hasGroups) await this.ensureGroups();
-    let written = 0;
-    for (const stream of CLICK_STREAMS) {
-      const claimed = await this.store.claimIdleEntries(
-        stream,
-        CLICK_CONSUMER_GROUP,
-        this.consumerName,
-        this.config.claimIdleMs,
-        BATCH_SIZE,
-      );
-      const fresh = await this.store.readStreamGroup(
-        stream,
-        CLICK_CONSUMER_GROUP,
-        this.consumerName,
-        BATCH_SIZE,
-      );
-      written += await this.persist(stream, [...claimed, ...fresh]);
-    }
+    const batches = await this.readAll().catch((error: unknown) => {
+      // Redis lost its data (a restart without AOF): the groups go with it; make them again.
+      if (String(error).includes('NOGROUP')) this.hasGroups = false;
+      throw error;
+    });
+    const pending = batches.filter((batch) => batch.entries.length > 0);
+    if (pending.length === 0) return 0;
+    const written = await this.insert(pending.flatMap((batch) => batch.entries));
+    await Promise.all(pending.map((batch) => this.acknowledge(batch.stream, batch.entries)));
     return written;
   }
 
-  /** Inserts a batch (duplicates ignored), then acknowledges it: a crash in between re-delivers. */
-  async persist(stream: string, entries: StreamEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const written = await this.insert(entries);
-    await this.store.ackAndDelete(
+  private readAll(): Promise<{ stream: string; entries: StreamEntry[] }[]> {
+    return Promise.all(
+      CLICK_STREAMS.map(async (stream) => {
+        const claimed = await this.store.claimIdleEntries(
+          stream,
+          CLICK_CONSUMER_GROUP,
+          this.consumerName,
+          this.config.claimIdleMs,
+          BATCH_SIZE,
+        );
+        const fresh = await this.store.readStreamGroup(
+          stream,
+          CLICK_CONSUMER_GROUP,
+          this.consumerName,
+          BATCH_SIZE,
+        );
+        return { stream, entries: [...claimed, ...fresh] };
+      }),
+    );
+  }
+
+  /** After the insert: a crash in between re-delivers the entries, and the insert skips them. */
+  private acknowledge(stream: string, entries: StreamEntry[]): Promise<void> {
+    return this.store.ackAndDelete(
       stream,
       CLICK_CONSUMER_GROUP,
       entries.map((entry) => entry.id),
     );
-    return written;
   }
 
   /**
-   * The insert half of persist, one statement per batch over column arrays (unnest), so a
+   * One statement per batch over column arrays (unnest), so a
    * batch of 500 costs one round trip and no per-value SQL building; a record already stored
    * is skipped, never duplicated.
    */

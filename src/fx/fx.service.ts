@@ -11,7 +11,7 @@ import { toFxRatesResponse } from './fx.mapper';
 import { FxRatesResponse } from './fx-rates.response';
 import { classifyFxHealth, FxHealthCheck, FxRefreshFailure } from './math/classify-fx-health';
 import { parseCurrencyApiPayload } from './math/currency-api-payload';
-import { describeFxAge, FxAge } from './math/describe-fx-age';
+import { describeFxAge, FxAge, isFxStale } from './math/describe-fx-age';
 import { ParsedRates, ParseFailure } from './math/fx-payload';
 import { CurrencyCode, FxSnapshot } from './math/fx-snapshot';
 import { MergedRates, mergeFxRates } from './math/merge-fx-rates';
@@ -49,6 +49,9 @@ export class FxService {
   private loading: Promise<FxRateEntity | null> | null = null;
   private lastFailure: FxRefreshFailure | null = null;
   private lastReloadError = '';
+  /** The last snapshot handed out, reused while its row and staleness hold. */
+  private snapshotMemo: FxSnapshot | null = null;
+  private snapshotMemoRow: FxRateEntity | null = null;
 
   constructor(
     @InjectConfig('fx') private readonly config: FxConfig,
@@ -59,8 +62,28 @@ export class FxService {
 
   /** The rates routing uses, with isStale as of now. 503 FX_DATA_UNAVAILABLE when there are none. */
   async getLatestSnapshot(): Promise<FxSnapshot> {
-    const row = await this.currentRowOrThrow();
-    return this.snapshotOf(row, this.ageOf(row, this.clock.nowMs()));
+    return this.peekSnapshot() ?? this.snapshotFor(await this.currentRowOrThrow());
+  }
+
+  /**
+   * The rates routing uses, without waiting: null only before the first load. The redirect
+   * calls this per click, so the same snapshot object is returned until the row changes or
+   * turns stale (and memoised decisions keyed by it stay valid exactly that long).
+   */
+  peekSnapshot(): FxSnapshot | null {
+    if (this.latest === null) return null;
+    this.reloadIfDue();
+    return this.snapshotFor(this.latest);
+  }
+
+  private snapshotFor(row: FxRateEntity): FxSnapshot {
+    const nowMs = this.clock.nowMs();
+    const isStale = isFxStale(row.validAt.getTime(), nowMs, this.config.staleAfterHours);
+    const memo = this.snapshotMemo;
+    if (memo !== null && this.snapshotMemoRow === row && memo.isStale === isStale) return memo;
+    this.snapshotMemoRow = row;
+    this.snapshotMemo = this.snapshotOf(row, this.ageOf(row, nowMs));
+    return this.snapshotMemo;
   }
 
   /** GET /fx-rates: the snapshot with its age, limit and penalty, all as of one instant. */
@@ -186,12 +209,16 @@ export class FxService {
   /** The cached row; loads it on first use, then re-checks in the background when due. */
   private async currentRow(): Promise<FxRateEntity | null> {
     if (this.latest === null) return this.reload();
+    this.reloadIfDue();
+    return this.latest;
+  }
+
+  private reloadIfDue(): void {
     const nowMs = this.clock.nowMs();
     if (nowMs - this.checkedAtMs >= RELOAD_INTERVAL_MS || nowMs < this.checkedAtMs) {
       // Errors are logged inside reload(); the cached row keeps serving meanwhile.
       this.reload().catch(() => undefined);
     }
-    return this.latest;
   }
 
   /** One lookup at a time; a failure is logged once per distinct message. */

@@ -42,7 +42,7 @@ export class ClickRouter {
     // the creator's accounts, and the visitor): first by the visitor's exact context (a string
     // join), then by what of the visitor the route depends on (many countries share one).
     // A pin's expiry changes the decision, so whether it still holds is part of the key.
-    const base = `${record.linkId}|${record.version}|${pinExpiredSince(record, nowMs)}|${fx.timestamp}|${fx.isStale}|${creator.accountsKey}`;
+    const base = `${record.linkId}|${record.version}|${pinExpiredSince(record, nowMs)}|${fx.timestamp}|${fx.isStale}|${creator.accountsTag}`;
     const exactKey = `${base}|${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}`;
     const exact = this.memo.get(exactKey);
     if (exact !== undefined) return exact;

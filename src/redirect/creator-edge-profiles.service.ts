@@ -1,8 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
-import { billingPeriodOf } from '../account/billing-period';
 import { Clock } from '../common/clock';
 import type { NetworkId } from '../networks/network-ids';
 
@@ -14,74 +13,181 @@ export interface CreatorEdgeProfile {
   /** Free plan: the quota is a hard stop, no overage. */
   isHardCap: boolean;
   affiliateIds: Partial<Record<NetworkId, string>>;
-  /** The affiliate ids as one string: part of the key of memoised routing decisions. */
-  accountsKey: string;
-  periodId: string;
+  /**
+   * A short tag that is equal for equal sets of affiliate ids: part of the key of memoised
+   * routing decisions (the ids themselves would make every key hundreds of characters long).
+   */
+  accountsTag: string;
 }
 
 /**
- * Fresh for one second in process: a plan change, an included-clicks change or a network
- * account change made with the CLI (another process, maybe without Redis) reaches the edge
- * about a second later, and the database sees one read per creator per second per node.
+ * How often the profiles in use are read again: a plan, included-clicks or network-account
+ * change made with the CLI (another process, maybe without Redis) reaches the edge about a
+ * second later.
  */
-const PROFILE_TTL_MS = 1_000;
+export const PROFILE_REFRESH_MS = 1_000;
+/** A profile not refreshed for this long (idle creator, or PostgreSQL down) is read afresh on its next click. */
+const PROFILE_MAX_AGE_MS = 60_000;
+/** One refresh statement covers at most this many creators. */
+const REFRESH_CHUNK = 1_000;
+
+interface CachedProfile {
+  profile: CreatorEdgeProfile | null;
+  loadedAtMs: number;
+  /** Clicked since the last refresh: only these are refreshed. */
+  isInUse: boolean;
+}
 
 interface ProfileRow {
+  creator_id: string;
   edge_clicks_per_minute: number;
   included_clicks: number;
   is_free: boolean;
   accounts: [NetworkId, string][] | null;
 }
 
+const PROFILES_SQL = `
+  SELECT c.id AS creator_id,
+         p.edge_clicks_per_minute,
+         COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
+         p.id = 'free' AS is_free,
+         (SELECT json_agg(json_build_array(a.network_id, a.affiliate_id) ORDER BY a.network_id)
+            FROM network_accounts a WHERE a.creator_id = c.id AND a.is_active) AS accounts
+    FROM creators c JOIN plans p ON p.id = c.plan_id
+   WHERE c.id = ANY($1::varchar[])`;
+
+/**
+ * Creator profiles for the edge, served from memory so that no click waits for PostgreSQL
+ * once its creator is known. Instead of each profile expiring on its own (which, under load,
+ * turns into a burst of one query per creator every second), one timer reads every profile
+ * clicked since the last pass in a single statement. A refresh that fails (PostgreSQL down)
+ * keeps the last profiles serving; only a creator never seen, or idle for a minute, is read
+ * on the click itself.
+ */
 @Injectable()
-export class CreatorEdgeProfilesService {
-  /**
-   * Stale-while-revalidate: an expired profile is still served while its reload runs in the
-   * background, so no click waits for PostgreSQL once a creator is known, and a reload that
-   * fails (PostgreSQL down) keeps the last profile serving.
-   */
-  private readonly cache = new LRUCache<string, CreatorEdgeProfile | 'missing'>({
-    max: 100_000,
-    ttl: PROFILE_TTL_MS,
-    allowStale: true,
-    allowStaleOnFetchRejection: true,
-    noDeleteOnFetchRejection: true,
-    fetchMethod: async (creatorId) => (await this.load(creatorId)) ?? 'missing',
-  });
+export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(CreatorEdgeProfilesService.name);
+  private readonly cache = new LRUCache<string, CachedProfile>({ max: 100_000 });
+  private readonly loading = new Map<string, Promise<CreatorEdgeProfile | null>>();
+  private readonly accountTags = new Map<string, string>();
+  private nextAccountTag = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
+  private lastRefreshWarningMs = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
 
-  async find(creatorId: string): Promise<CreatorEdgeProfile | null> {
-    const profile = await this.cache.fetch(creatorId);
-    return profile === undefined || profile === 'missing' ? null : profile;
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.refreshInUse(), PROFILE_REFRESH_MS);
+    this.timer.unref();
   }
 
-  private async load(creatorId: string): Promise<CreatorEdgeProfile | null> {
-    const period = billingPeriodOf(this.clock.nowMs());
-    const rows: ProfileRow[] = await this.dataSource.query(
-      `SELECT p.edge_clicks_per_minute,
-              COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
-              p.id = 'free' AS is_free,
-              (SELECT json_agg(json_build_array(a.network_id, a.affiliate_id) ORDER BY a.network_id)
-                 FROM network_accounts a WHERE a.creator_id = c.id AND a.is_active) AS accounts
-         FROM creators c JOIN plans p ON p.id = c.plan_id
-        WHERE c.id = $1`,
-      [creatorId],
-    );
-    const row = rows[0];
-    if (row === undefined) return null;
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    await this.refreshing;
+  }
+
+  /**
+   * The creator's profile, or null for an unknown creator. A value, not a promise, when the
+   * profile is in memory, so the redirect's common path does not wait a microtask for it.
+   */
+  find(creatorId: string): CreatorEdgeProfile | null | Promise<CreatorEdgeProfile | null> {
+    const cached = this.cache.get(creatorId);
+    if (cached !== undefined && this.clock.nowMs() - cached.loadedAtMs < PROFILE_MAX_AGE_MS) {
+      cached.isInUse = true;
+      return cached.profile;
+    }
+    return this.loadOne(creatorId, cached);
+  }
+
+  /** Reads every profile clicked since the last pass; one statement per thousand creators. */
+  async refreshInUse(): Promise<void> {
+    if (this.refreshing !== null) return;
+    const ids: string[] = [];
+    for (const [creatorId, cached] of this.cache.entries()) {
+      if (!cached.isInUse) continue;
+      cached.isInUse = false;
+      ids.push(creatorId);
+    }
+    if (ids.length === 0) return;
+    this.refreshing = (async () => {
+      for (let start = 0; start < ids.length; start += REFRESH_CHUNK) {
+        await this.load(ids.slice(start, start + REFRESH_CHUNK));
+      }
+    })()
+      .catch((error: unknown) => this.warnRefreshFailed(error))
+      .finally(() => (this.refreshing = null));
+    await this.refreshing;
+  }
+
+  /** One creator, read on its click; concurrent clicks share the read. */
+  private loadOne(
+    creatorId: string,
+    stale: CachedProfile | undefined,
+  ): Promise<CreatorEdgeProfile | null> {
+    let pending = this.loading.get(creatorId);
+    if (pending === undefined) {
+      pending = this.load([creatorId])
+        .then(() => this.cache.get(creatorId)?.profile ?? null)
+        .catch((error: unknown) => {
+          // PostgreSQL down: an old profile is better than refusing the visitor. It serves
+          // again from memory while the refresh timer keeps trying.
+          if (stale === undefined) throw error;
+          this.warnRefreshFailed(error);
+          this.cache.set(creatorId, { ...stale, loadedAtMs: this.clock.nowMs(), isInUse: true });
+          return stale.profile;
+        })
+        .finally(() => this.loading.delete(creatorId));
+      this.loading.set(creatorId, pending);
+    }
+    return pending;
+  }
+
+  /** Reads the given creators and caches each profile, null for a creator that does not exist. */
+  private async load(creatorIds: string[]): Promise<void> {
+    const rows: ProfileRow[] = await this.dataSource.query(PROFILES_SQL, [creatorIds]);
+    const loadedAtMs = this.clock.nowMs();
+    const found = new Map(rows.map((row) => [row.creator_id, this.toProfile(row)]));
+    for (const creatorId of creatorIds) {
+      const isInUse = this.cache.get(creatorId)?.isInUse ?? false;
+      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null, loadedAtMs, isInUse });
+    }
+  }
+
+  private toProfile(row: ProfileRow): CreatorEdgeProfile {
     const accounts = row.accounts ?? [];
     return {
-      creatorId,
+      creatorId: row.creator_id,
       edgeClicksPerMinute: row.edge_clicks_per_minute,
       includedClicks: row.included_clicks,
       isHardCap: row.is_free,
       affiliateIds: Object.fromEntries(accounts),
-      accountsKey: JSON.stringify(accounts),
-      periodId: period.id,
+      accountsTag: this.tagOf(JSON.stringify(accounts)),
     };
+  }
+
+  /**
+   * Interns a set of affiliate ids as a short tag. Tags are never reused (the counter only
+   * grows, even when the table is cleared to bound it), so a memoised decision can never be
+   * found under another set's tag.
+   */
+  private tagOf(accountsJson: string): string {
+    let tag = this.accountTags.get(accountsJson);
+    if (tag === undefined) {
+      if (this.accountTags.size >= 200_000) this.accountTags.clear();
+      tag = `a${(this.nextAccountTag++).toString(36)}`;
+      this.accountTags.set(accountsJson, tag);
+    }
+    return tag;
+  }
+
+  private warnRefreshFailed(error: unknown): void {
+    const nowMs = this.clock.nowMs();
+    if (nowMs - this.lastRefreshWarningMs < 10_000) return;
+    this.lastRefreshWarningMs = nowMs;
+    this.logger.warn(`Creator profiles not refreshed, serving the last ones: ${String(error)}`);
   }
 }

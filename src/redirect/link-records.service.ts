@@ -48,10 +48,17 @@ export class LinkRecordsService implements OnModuleInit {
       );
   }
 
-  /** The record, or null for an unknown or deleted link. */
-  async find(linkId: string): Promise<LinkRoutingRecord | null> {
+  /**
+   * The record, or null for an unknown or deleted link. A value, not a promise, when the
+   * record is in process, so the redirect's common path does not wait a microtask for it.
+   */
+  find(linkId: string): LinkRoutingRecord | null | Promise<LinkRoutingRecord | null> {
     const cached = this.local.get(linkId);
     if (cached !== undefined) return cached === 'missing' ? null : cached;
+    return this.load(linkId);
+  }
+
+  private async load(linkId: string): Promise<LinkRoutingRecord | null> {
     const record = (await this.fromRedis(linkId)) ?? (await this.fromDatabase(linkId));
     if (record === null) this.local.set(linkId, 'missing', { ttl: MISSING_TTL_MS });
     else this.local.set(linkId, record);
@@ -71,7 +78,6 @@ export class LinkRecordsService implements OnModuleInit {
   }
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
-    // An id that cannot be a ULID is not worth a query.
     // ULIDs are case-insensitive for visitors typing a link; an id that cannot be one is not
     // worth a query.
     const id = linkId.toUpperCase();

@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { compile as compileTrust } from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { newUlid } from '../common/ids';
 import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import { Clock } from '../common/clock';
+import { compileTrustProxy, TrustFunction } from '../common/http/trust-proxy';
 import { InjectConfig } from '../config/config.module';
 import { HttpConfig, RedirectConfig } from '../config/env';
 import { FxService } from '../fx/fx.service';
+import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import { edgeKeysOf } from '../kv/edge-keys';
 import { KvStore } from '../kv/kv-store';
 import { MerchantsService } from '../merchants/merchants.service';
@@ -39,7 +40,7 @@ const escapeHtml = (text: string): string =>
 export class RedirectHandler {
   private readonly logger = new Logger('Redirect');
   private readonly router = new ClickRouter();
-  private readonly isTrusted: (address: string, hop: number) => boolean;
+  private readonly isTrusted: TrustFunction;
   private lastKvWarningMs = 0;
 
   constructor(
@@ -53,7 +54,7 @@ export class RedirectHandler {
     private readonly clock: Clock,
     private readonly clickCounts: ClickCountsService,
   ) {
-    this.isTrusted = compileTrust(http.trustProxy);
+    this.isTrusted = compileTrustProxy(http.trustProxy);
   }
 
   register(fastify: FastifyInstance): void {
@@ -66,7 +67,9 @@ export class RedirectHandler {
     request: FastifyRequest<{ Params: { linkId: string } }>,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const record = await this.records.find(request.params.linkId);
+    // The caches answer synchronously when warm; `await` only when a lookup is really pending.
+    const found = this.records.find(request.params.linkId);
+    const record = found instanceof Promise ? await found : found;
     if (record === null) return this.notFound(request, reply);
     const edge = readVisitor(
       {
@@ -79,10 +82,12 @@ export class RedirectHandler {
     );
     // Bots and previews: the original URL, no routing, no count, no limit touched.
     if (edge.isBot) return redirect(reply, record.originalUrl);
-    const creator = await this.creators.find(record.creatorId);
+    const profile = this.creators.find(record.creatorId);
+    const creator = profile instanceof Promise ? await profile : profile;
     if (creator === null) return this.notFound(request, reply);
     const nowMs = this.clock.nowMs();
-    const route = await this.routeFor(record, creator, edge, nowMs);
+    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
+    const route = this.routeFor(record, creator, edge, fx, nowMs);
     const verdict = await this.admit(record, creator, route, edge, request.ip, nowMs);
     switch (verdict) {
       case 'counted':
@@ -97,17 +102,17 @@ export class RedirectHandler {
     }
   }
 
-  private async routeFor(
+  private routeFor(
     record: LinkRoutingRecord,
     creator: CreatorEdgeProfile,
     edge: EdgeVisitor,
+    fx: FxSnapshot,
     nowMs: number,
-  ): Promise<ClickRoute> {
+  ): ClickRoute {
     const merchant =
       record.merchantId === null
         ? null
         : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
-    const fx = await this.fx.getLatestSnapshot();
     return this.router.route(record, creator, edge.visitor, merchant, fx, nowMs);
   }
 
@@ -140,7 +145,7 @@ export class RedirectHandler {
     };
     try {
       const request = {
-        keys: edgeKeysOf(record.creatorId, clientIp, creator.periodId),
+        keys: edgeKeysOf(record.creatorId, clientIp, billingPeriodOf(nowMs).id),
         nowMs,
         windowMs: EDGE_WINDOW_MS,
         ipLimit: EDGE_IP_LIMIT_PER_MINUTE,

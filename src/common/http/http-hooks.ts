@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpConfig } from '../../config/env';
 import { isAllowedOrigin } from './cors-origins';
-
-/** proxy-addr's compiled trust function: is the hop-th address a trusted proxy? */
-export type TrustFunction = (address: string, hop: number) => boolean;
+import type { TrustFunction } from './trust-proxy';
 
 const HEALTH_PATH = '/v1/health';
 const EXPOSED_HEADERS =

@@ -12,6 +12,11 @@ export interface FxAge {
   confidencePenalty: number;
 }
 
+/** Strictly older than staleAfterHours at `nowMs`: exactly at the limit is still fresh. */
+export function isFxStale(validAtMs: number, nowMs: number, staleAfterHours: number): boolean {
+  return nowMs - validAtMs > staleAfterHours * HOUR_MS;
+}
+
 /**
  * How old a set of rates is at `nowMs`, judged on the upstream's own timestamp (not on
  * when we fetched it). Throws RangeError on a timestamp that is not a date.
@@ -20,7 +25,7 @@ export function describeFxAge(timestampIso: string, nowMs: number, staleAfterHou
   const validAtMs = Date.parse(timestampIso);
   if (Number.isNaN(validAtMs)) throw new RangeError(`Not a timestamp: ${timestampIso}`);
   const ageMs = nowMs - validAtMs;
-  const isStale = ageMs > staleAfterHours * HOUR_MS;
+  const isStale = isFxStale(validAtMs, nowMs, staleAfterHours);
   return {
     ageHours: Math.round((Math.max(0, ageMs) / HOUR_MS) * 10) / 10,
     isStale,
