@@ -135,25 +135,41 @@ async function seedCreators() {
   return keys;
 }
 
-function startServer() {
+const serviceEnv = () => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  PORT: String(PORT),
+  DATABASE_URL: DB_URL,
+  REDIS_URL,
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  // The production topology: the edge node serves, a click worker writes the clicks.
+  CLICK_CONSUMER_ENABLED: 'false',
+});
+
+/** The service under test, all on core 0: the edge server and its click worker. */
+function startService() {
   const [command, args] = pinned(0, process.execPath, [
     ...SERVER_NODE_ARGS,
     path.join(root, 'dist/main.js'),
   ]);
-  const child = spawn(command, args, {
+  const server = spawn(command, args, { cwd: root, env: serviceEnv(), stdio: 'inherit' });
+  const [workerCommand, workerArgs] = pinned(0, process.execPath, [
+    path.join(root, 'bin/linkpilot.js'),
+    'clicks',
+    'consume',
+  ]);
+  const worker = spawn(workerCommand, workerArgs, {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      DATABASE_URL: DB_URL,
-      REDIS_URL,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: serviceEnv(),
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return child;
+  return {
+    kill: () => {
+      server.kill('SIGTERM');
+      worker.kill('SIGTERM');
+    },
+  };
 }
 
 async function waitForHealth(port) {
@@ -260,7 +276,7 @@ async function main() {
   runCli(['db', 'migrate']);
   runCli(['db', 'seed']);
   const keys = await seedCreators();
-  const server = startServer();
+  const service = startService();
   try {
     await waitForHealth(PORT);
     const linkIds = await createLinks(keys);
@@ -298,7 +314,7 @@ async function main() {
       });
     }
     ceilingServer.kill('SIGTERM');
-    server.kill('SIGTERM');
+    service.kill();
     const median = (values) =>
       [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
     const medianOf = (pick) => ({
@@ -353,7 +369,7 @@ async function main() {
     );
     console.log(JSON.stringify(report, null, 2));
   } finally {
-    server.kill('SIGTERM');
+    service.kill();
   }
 }
 

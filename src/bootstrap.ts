@@ -42,7 +42,7 @@ export async function createApp(
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Any id, however long, is looked up (and answered 404), not refused by the router.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);

@@ -15,7 +15,8 @@ import { ClickRecordMessage, decodeClickRecord } from './click-record-codec';
 import { ClickEntity } from './click.entity';
 
 export const CLICK_CONSUMER_GROUP = 'click-writers';
-const BATCH_SIZE = 500;
+/** Entries read per stream and pass. */
+export const CLICK_BATCH_SIZE = 500;
 
 /**
  * Moves click records from the Redis streams to PostgreSQL in batches (DESIGN section 3):
@@ -85,13 +86,13 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
           CLICK_CONSUMER_GROUP,
           this.consumerName,
           this.config.claimIdleMs,
-          BATCH_SIZE,
+          CLICK_BATCH_SIZE,
         );
         const fresh = await this.store.readStreamGroup(
           stream,
           CLICK_CONSUMER_GROUP,
           this.consumerName,
-          BATCH_SIZE,
+          CLICK_BATCH_SIZE,
         );
         return { stream, entries: [...claimed, ...fresh] };
       }),

@@ -12,6 +12,7 @@ import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { migrate, seed, withDataSource } from '../database/database-tasks';
 import { openDatabase } from '../database/open-database';
 import { AdminService } from './admin.service';
+import { runClickWorker } from './click-worker';
 import { collectIp, parseClickCount, parseEmail, parseEnvironment, parsePlan } from './cli-options';
 import { CliModule } from './cli.module';
 
@@ -199,6 +200,23 @@ function buildProgram(
       withAdmin((admin) => admin.listNetworkAccounts(options.creator)),
     );
 
+  program
+    .command('clicks')
+    .description('Click records')
+    .command('consume')
+    .description(
+      'Move clicks from the Redis streams to PostgreSQL until SIGTERM or SIGINT (a worker for servers run with CLICK_CONSUMER_ENABLED=false)',
+    )
+    .option('--once', 'stop when the streams are empty')
+    .action(async (options: { once?: boolean }) => {
+      const stop = stopSignal();
+      try {
+        print(await runClickWorker(config, { once: options.once === true, stop: stop.received }));
+      } finally {
+        stop.dispose();
+      }
+    });
+
   const fx = program.command('fx').description('FX rates');
   fx.command('refresh')
     .description(
@@ -223,6 +241,21 @@ interface UpdateCreatorOptions {
   plan?: ReturnType<typeof parsePlan>;
   includedClicks?: number;
   planIncludedClicks?: boolean;
+}
+
+/** `received` resolves on the first SIGTERM or SIGINT; dispose removes the listeners. */
+function stopSignal(): { received: Promise<void>; dispose: () => void } {
+  let onSignal = (): void => undefined;
+  const received = new Promise<void>((resolve) => (onSignal = () => resolve()));
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return {
+    received,
+    dispose: () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    },
+  };
 }
 
 /** Boots the database-backed services for one command and closes them afterwards. */

@@ -5,6 +5,7 @@ import {
   CLICK_CONSUMER_GROUP,
   ClickStreamConsumer,
 } from '../../src/analytics/click-stream.consumer';
+import { runCli } from '../../src/cli/run-cli';
 import { ClicksConfig } from '../../src/config/env';
 import { CLICK_STREAMS } from '../../src/kv/edge-keys';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
@@ -105,6 +106,38 @@ describe('Click stream consumer (e2e)', () => {
     const rows = await rowsFor(linkId);
     expect(rows).toHaveLength(5);
     expect(new Set(rows.map((row) => row.record_id)).size).toBe(5);
+  });
+
+  /** `linkpilot clicks consume --once --json`, in-process, against the run's stores. */
+  async function consumeOnce(): Promise<{ code: number; json: Record<string, any> }> {
+    let stdout = '';
+    const code = await runCli(
+      ['clicks', 'consume', '--once', '--json'],
+      { ...process.env, LOG_LEVEL: 'fatal' },
+      { out: (text) => (stdout += text), err: () => undefined },
+    );
+    return { code, json: JSON.parse(stdout.trim()) as Record<string, any> };
+  }
+
+  it('should move clicks with the click worker command, each exactly once', async () => {
+    const linkId = await clickTimes(4);
+    const first = await consumeOnce();
+    if (process.env.REDIS_URL === undefined) {
+      // The in-process store lives inside the server: a separate worker cannot reach it.
+      expect(first).toEqual({
+        code: 1,
+        json: { error: expect.objectContaining({ code: 'KV_ERROR' }) },
+      });
+      return;
+    }
+    expect(first.code).toBe(0);
+    expect(first.json.written).toBeGreaterThanOrEqual(4);
+    const rows = await rowsFor(linkId);
+    expect(new Set(rows.map((row) => row.record_id)).size).toBe(4);
+    expect(rows).toHaveLength(4);
+    // The streams are empty now: a second run writes nothing.
+    expect(await consumeOnce()).toEqual({ code: 0, json: { written: 0 } });
+    expect(await rowsFor(linkId)).toHaveLength(4);
   });
 
   it('should drain new clicks in the background when enabled', async () => {
