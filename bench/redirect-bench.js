@@ -300,12 +300,15 @@ async function main() {
       const stoppedAt = Date.now();
       counted = await countCountedClicks(keys);
       inDatabase = await countClicksInDatabase();
-      while (inDatabase < counted && Date.now() - stoppedAt < 10_000) {
+      // Answers still in flight when the load stopped are counted a moment later: both
+      // figures are read again until they agree.
+      while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
         await new Promise((resolve) => setTimeout(resolve, 250));
+        counted = await countCountedClicks(keys);
         inDatabase = await countClicksInDatabase();
       }
       settledMs = Math.max(settledMs, Date.now() - stoppedAt);
-      if (inDatabase < counted) break;
+      if (inDatabase !== counted) break;
       const ceilingRound = summarise(await load(CEILING_PORT, linkIds, DURATION_S));
       rounds.push({
         redirect: redirectRound,
