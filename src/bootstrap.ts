@@ -54,7 +54,7 @@ export async function createApp(
     },
   );
   // The edge redirect is a bare Fastify route outside /v1: no guard, pipe or interceptor.
-  app.get(RedirectHandler).register(adapter.getInstance());
+  app.get(RedirectHandler).register(adapter.getInstance(), isTrusted);
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new ValidationPipe({

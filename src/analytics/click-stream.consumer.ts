@@ -16,7 +16,7 @@ import { ClickEntity } from './click.entity';
 
 export const CLICK_CONSUMER_GROUP = 'click-writers';
 /** Entries read per stream and pass. */
-export const CLICK_BATCH_SIZE = 500;
+const BATCH_SIZE = 500;
 
 /**
  * Moves click records from the Redis streams to PostgreSQL in batches (DESIGN section 3):
@@ -32,6 +32,8 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   private running: Promise<void> | null = null;
   private isStopping = false;
   private hasGroups = false;
+  /** Rows written by the background passes (the click worker reports it when it stops). */
+  writtenInBackground = 0;
 
   constructor(
     @InjectConfig('clicks') private readonly config: ClicksConfig,
@@ -65,20 +67,26 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * Returns rows written.
    */
   async drainOnce(): Promise<number> {
+    return (await this.pass()).written;
+  }
+
+  /** A pass, and whether a stream had more than one batch waiting (a backlog). */
+  private async pass(): Promise<{ written: number; isBacklogged: boolean }> {
     if (!this.hasGroups) await this.ensureGroups();
     const batches = await this.readAll().catch((error: unknown) => {
       // Redis lost its data (a restart without AOF): the groups go with it; make them again.
       if (String(error).includes('NOGROUP')) this.hasGroups = false;
       throw error;
     });
+    const isBacklogged = batches.some((batch) => batch.isFull);
     const pending = batches.filter((batch) => batch.entries.length > 0);
-    if (pending.length === 0) return 0;
+    if (pending.length === 0) return { written: 0, isBacklogged };
     const written = await this.insert(pending.flatMap((batch) => batch.entries));
     await Promise.all(pending.map((batch) => this.acknowledge(batch.stream, batch.entries)));
-    return written;
+    return { written, isBacklogged };
   }
 
-  private readAll(): Promise<{ stream: string; entries: StreamEntry[] }[]> {
+  private readAll(): Promise<{ stream: string; entries: StreamEntry[]; isFull: boolean }[]> {
     return Promise.all(
       CLICK_STREAMS.map(async (stream) => {
         const claimed = await this.store.claimIdleEntries(
@@ -86,15 +94,16 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
           CLICK_CONSUMER_GROUP,
           this.consumerName,
           this.config.claimIdleMs,
-          CLICK_BATCH_SIZE,
+          BATCH_SIZE,
         );
         const fresh = await this.store.readStreamGroup(
           stream,
           CLICK_CONSUMER_GROUP,
           this.consumerName,
-          CLICK_BATCH_SIZE,
+          BATCH_SIZE,
         );
-        return { stream, entries: [...claimed, ...fresh] };
+        const isFull = claimed.length === BATCH_SIZE || fresh.length === BATCH_SIZE;
+        return { stream, entries: [...claimed, ...fresh], isFull };
       }),
     );
   }
@@ -147,14 +156,22 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
     return rows.length;
   }
 
-  private schedule(): void {
+  /**
+   * Batches gather for a poll interval (a few large inserts a second, not a commit per
+   * handful of clicks); a backlog, e.g. after an outage, is drained pass after pass.
+   */
+  private schedule(delayMs = this.config.pollIntervalMs): void {
     if (this.isStopping) return;
     this.timer = setTimeout(() => {
-      this.running = this.drainOnce()
-        .then(() => undefined)
+      let nextDelayMs = this.config.pollIntervalMs;
+      this.running = this.pass()
+        .then(({ written, isBacklogged }) => {
+          this.writtenInBackground += written;
+          if (isBacklogged) nextDelayMs = 0;
+        })
         .catch((error: unknown) => this.logger.warn(`Click consumer pass failed: ${String(error)}`))
-        .finally(() => this.schedule());
-    }, this.config.pollIntervalMs);
+        .finally(() => this.schedule(nextDelayMs));
+    }, delayMs);
     this.timer.unref();
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
-import { CLICK_BATCH_SIZE, ClickStreamConsumer } from '../analytics/click-stream.consumer';
+import { ClickStreamConsumer } from '../analytics/click-stream.consumer';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CommonModule } from '../common/common.module';
@@ -11,15 +11,17 @@ import { DatabaseModule } from '../database/database.module';
 import { openDatabase } from '../database/open-database';
 import { KvModule } from '../kv/kv.module';
 
-/** The click pipeline alone: streams in, the clicks table out; no HTTP, no cron jobs. */
+/**
+ * The click pipeline alone: streams in, the clicks table out; no HTTP, no cron jobs. The
+ * consumer polls by itself unless the worker drains once and stops.
+ */
 @Module({})
 class ClickWorkerModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, isOnce: boolean): DynamicModule {
     return {
       module: ClickWorkerModule,
       imports: [
-        // The worker drives the consumer itself (below), so the timer of a server is off.
-        ConfigModule.forRoot({ ...config, clicks: { ...config.clicks, consumerEnabled: false } }),
+        ConfigModule.forRoot({ ...config, clicks: { ...config.clicks, consumerEnabled: !isOnce } }),
         CommonModule.forRoot(),
         DatabaseModule,
         KvModule,
@@ -53,29 +55,27 @@ export async function runClickWorker(
   }
   const database = await openDatabase(config.database);
   const context = await NestFactory.createApplicationContext(
-    ClickWorkerModule.forRoot({ ...config, database: database.config }),
+    ClickWorkerModule.forRoot({ ...config, database: database.config }, run.once),
     { logger: ['fatal', 'error', 'warn'] },
   );
+  const consumer = context.get(ClickStreamConsumer);
+  let written = 0;
   let isStopping = false;
   void run.stop.then(() => (isStopping = true));
-  let written = 0;
   try {
-    const consumer = context.get(ClickStreamConsumer);
-    while (!isStopping) {
-      const pass = await consumer.drainOnce();
-      written += pass;
-      if (pass === 0 && run.once) break;
-      // A backlog is drained pass after pass; otherwise batches gather for a poll interval
-      // (a few large inserts a second, not one commit per handful of clicks).
-      if (pass < CLICK_BATCH_SIZE) {
-        await Promise.race([run.stop, sleep(config.clicks.pollIntervalMs)]);
-      }
+    if (run.once) {
+      let pass: number;
+      do {
+        pass = await consumer.drainOnce();
+        written += pass;
+      } while (pass > 0 && !isStopping);
+    } else {
+      await run.stop;
     }
-    return { written };
   } finally {
+    // Closing waits for the background pass under way.
     await context.close();
     await database.handle.close();
   }
+  return { written: written + consumer.writtenInBackground };
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -49,9 +49,8 @@ export class FxService {
   private loading: Promise<FxRateEntity | null> | null = null;
   private lastFailure: FxRefreshFailure | null = null;
   private lastReloadError = '';
-  /** The last snapshot handed out, reused while its row and staleness hold. */
-  private snapshotMemo: FxSnapshot | null = null;
-  private snapshotMemoRow: FxRateEntity | null = null;
+  /** The last snapshot handed out and its row, reused while the row and its staleness hold. */
+  private snapshotMemo: { row: FxRateEntity; snapshot: FxSnapshot } | null = null;
 
   constructor(
     @InjectConfig('fx') private readonly config: FxConfig,
@@ -80,10 +79,10 @@ export class FxService {
     const nowMs = this.clock.nowMs();
     const isStale = isFxStale(row.validAt.getTime(), nowMs, this.config.staleAfterHours);
     const memo = this.snapshotMemo;
-    if (memo !== null && this.snapshotMemoRow === row && memo.isStale === isStale) return memo;
-    this.snapshotMemoRow = row;
-    this.snapshotMemo = this.snapshotOf(row, this.ageOf(row, nowMs));
-    return this.snapshotMemo;
+    if (memo?.row === row && memo.snapshot.isStale === isStale) return memo.snapshot;
+    const snapshot = this.snapshotOf(row, this.ageOf(row, nowMs));
+    this.snapshotMemo = { row, snapshot };
+    return snapshot;
   }
 
   /** GET /fx-rates: the snapshot with its age, limit and penalty, all as of one instant. */

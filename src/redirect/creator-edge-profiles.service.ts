@@ -25,7 +25,7 @@ export interface CreatorEdgeProfile {
  * change made with the CLI (another process, maybe without Redis) reaches the edge about a
  * second later.
  */
-export const PROFILE_REFRESH_MS = 1_000;
+const PROFILE_REFRESH_MS = 1_000;
 /** A profile not refreshed for this long (idle creator, or PostgreSQL down) is read afresh on its next click. */
 const PROFILE_MAX_AGE_MS = 60_000;
 /** One refresh statement covers at most this many creators. */

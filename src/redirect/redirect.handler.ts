@@ -5,9 +5,9 @@ import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import { Clock } from '../common/clock';
-import { compileTrustProxy, TrustFunction } from '../common/http/trust-proxy';
+import type { TrustFunction } from '../common/http/trust-proxy';
 import { InjectConfig } from '../config/config.module';
-import { HttpConfig, RedirectConfig } from '../config/env';
+import { RedirectConfig } from '../config/env';
 import { FxService } from '../fx/fx.service';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import { edgeKeysOf } from '../kv/edge-keys';
@@ -40,12 +40,12 @@ const escapeHtml = (text: string): string =>
 export class RedirectHandler {
   private readonly logger = new Logger('Redirect');
   private readonly router = new ClickRouter();
-  private readonly isTrusted: TrustFunction;
+  /** The app's TRUST_PROXY function, the one Fastify uses for request.ip (see register). */
+  private isTrusted: TrustFunction = () => false;
   private lastKvWarningMs = 0;
 
   constructor(
     @InjectConfig('redirect') private readonly config: RedirectConfig,
-    @InjectConfig('http') http: HttpConfig,
     private readonly records: LinkRecordsService,
     private readonly creators: CreatorEdgeProfilesService,
     private readonly merchants: MerchantsService,
@@ -53,11 +53,11 @@ export class RedirectHandler {
     private readonly store: KvStore,
     private readonly clock: Clock,
     private readonly clickCounts: ClickCountsService,
-  ) {
-    this.isTrusted = compileTrustProxy(http.trustProxy);
-  }
+  ) {}
 
-  register(fastify: FastifyInstance): void {
+  /** Mounts GET /r/:linkId; edge headers are believed from the peers `isTrusted` accepts. */
+  register(fastify: FastifyInstance, isTrusted: TrustFunction): void {
+    this.isTrusted = isTrusted;
     fastify.get<{ Params: { linkId: string } }>('/r/:linkId', (request, reply) =>
       this.handle(request, reply),
     );

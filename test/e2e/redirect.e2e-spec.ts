@@ -3,6 +3,7 @@ import { CreatorsService } from '../../src/account/creators.service';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
+import { TestClock } from '../support/test-clock';
 
 const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
@@ -14,18 +15,26 @@ const UNSUPPORTED_URL = 'https://shop.example.com/p/Some%20Thing?b=2&a=1&a=0#fra
 
 describe('Edge redirector (e2e)', () => {
   let t: TestApp;
+  const clock = new TestClock();
   let nextIp = 1;
   /** A fresh client address per call, so the per-IP window never caps tests that do not test it. */
   const freshIp = (): string => `198.51.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
 
   beforeAll(async () => {
     // The consumer is driven by hand (drainOnce) so counts are exact when asserted.
-    t = await startTestApp({
-      CLICK_CONSUMER_ENABLED: 'false',
-      REDIRECT_BASE_URL: 'https://go.linkpilot.test',
-    });
+    t = await startTestApp(
+      { CLICK_CONSUMER_ENABLED: 'false', REDIRECT_BASE_URL: 'https://go.linkpilot.test' },
+      { clock },
+    );
   });
+  afterEach(() => clock.resume());
   afterAll(() => t.close());
+
+  /**
+   * The edge windows are exact within one minute bucket (README: sliding-window counters);
+   * a test of a limit must not straddle a minute boundary, so time stands at a minute's start.
+   */
+  const freezeAtNextMinute = () => clock.freezeAt(Math.ceil(Date.now() / 60_000) * 60_000);
 
   const createLink = async (creator: TestCreator, body: Record<string, unknown>) => {
     const response = await t.http
@@ -157,6 +166,7 @@ describe('Edge redirector (e2e)', () => {
   });
 
   it('should refuse the 201st click from one address in a minute with a 429 to the original URL', async () => {
+    freezeAtNextMinute();
     const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
     const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
     const ip = '203.0.113.77';
@@ -181,6 +191,7 @@ describe('Edge redirector (e2e)', () => {
     const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
     await t.app.get(CreatorsService).update(creator.creatorId, { planId: 'creator' });
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the edge re-reads plans every second
+    freezeAtNextMinute();
     for (let i = 0; i < 200; i++) expect((await click(link.linkId)).status).toBe(302);
     const refused = await click(link.linkId);
     expect(refused.status).toBe(429);
