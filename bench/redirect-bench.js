@@ -154,7 +154,10 @@ function startService() {
     path.join(root, 'dist/main.js'),
   ]);
   const server = spawn(command, args, { cwd: root, env: serviceEnv(), stdio: 'inherit' });
-  const [workerCommand, workerArgs] = pinned(0, process.execPath, [
+  const [workerCommand, workerArgs] = pinned(0, 'nice', [
+    '-n',
+    '19',
+    process.execPath,
     path.join(root, 'bin/linkpilot.js'),
     'clicks',
     'consume',

@@ -18,10 +18,8 @@ export function createRedisClient(url: string): Redis {
     enableOfflineQueue: false,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    // Commands issued in one event-loop turn leave in one write: on this VM a socket write
-    // costs tens of microseconds, and under load the redirect issues many admissions per
-    // turn (write syscalls fell from 23% to 8% of the server's time in `npm run bench`).
-    enableAutoPipelining: true,
+    // No auto-pipelining: the hot command, the click admission, shares one socket write per
+    // event-loop turn without it (see TurnWriteBatch for why).
   });
 }
 

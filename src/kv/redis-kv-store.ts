@@ -8,6 +8,7 @@ import {
   ClickAdmissionResult,
 } from './click-admission';
 import { KvStore, StreamEntry, WindowSpec } from './kv-store';
+import { TurnWriteBatch } from './turn-write-batch';
 
 /**
  * The sliding log of sliding-log.ts as one atomic script over sorted sets. KEYS are the
@@ -59,11 +60,14 @@ declare module 'ioredis' {
 export class RedisKvStore extends KvStore {
   private sequence = 0;
   private subscriber: Redis | null = null;
+  /** Admissions are the redirect's one round trip: those of one event-loop turn share a write. */
+  private readonly admissionWrites: TurnWriteBatch;
 
   constructor(private readonly redis: Redis) {
     super();
     redis.defineCommand('hitSlidingWindows', { lua: SLIDING_WINDOWS_LUA });
     redis.defineCommand('admitClick', { lua: ADMIT_CLICK_LUA, numberOfKeys: 6 });
+    this.admissionWrites = new TurnWriteBatch(redis);
   }
 
   /** Unique per request even within one millisecond and across app nodes. */
@@ -106,6 +110,7 @@ export class RedisKvStore extends KvStore {
   async admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
     const { keys, nowMs, windowMs } = request;
     const bucket = Math.floor(nowMs / windowMs);
+    this.admissionWrites.hold();
     const [verdict, used] = await this.redis.admitClick(
       bucketKeyOf(keys.ipWindow, bucket),
       bucketKeyOf(keys.ipWindow, bucket - 1),
