@@ -12,6 +12,7 @@ import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { registerHttpHooks } from './common/http/http-hooks';
 import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig, HttpConfig } from './config/env';
+import { RawRedirectFront, RequestListener } from './redirect/raw-redirect-front';
 import { RedirectHandler } from './redirect/redirect.handler';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -36,7 +37,13 @@ export async function createApp(
   extras: AppExtras = {},
 ): Promise<NestFastifyApplication> {
   const isTrusted = compileTrustProxy(config.http.trustProxy);
+  const rawRedirects = new RawRedirectFront({
+    requireHttps: config.http.requireHttps,
+    isTrusted,
+  });
   const adapter = new FastifyAdapter({
+    serverFactory: (fastifyListener: RequestListener, options: Record<string, unknown>) =>
+      rawRedirects.createServer(fastifyListener, options),
     trustProxy: isTrusted,
     genReqId: () => newUlid(),
     requestIdHeader: false,
@@ -53,8 +60,10 @@ export async function createApp(
       logger: NEST_LOG_LEVELS[config.http.logLevel],
     },
   );
-  // The edge redirect is a bare Fastify route outside /v1: no guard, pipe or interceptor.
+  // The edge redirect lives outside /v1, with no guard, pipe or interceptor: plain clicks are
+  // served by the raw front, the rest by a bare Fastify route.
   app.get(RedirectHandler).register(adapter.getInstance(), isTrusted);
+  rawRedirects.attach(app.get(RedirectHandler));
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new ValidationPipe({

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { newUlid } from '../common/ids';
 import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
@@ -15,6 +16,7 @@ import { KvStore } from '../kv/kv-store';
 import { MerchantsService } from '../merchants/merchants.service';
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
+import { EdgeAnswer, renderEdgeAnswer } from './edge-answer';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from './link-routing-record';
 import { EdgeVisitor, readVisitor } from './visitor-context';
@@ -25,16 +27,24 @@ export const EDGE_IP_LIMIT_PER_MINUTE = 200;
 /** A quota counter outlives its month by a few days, then Redis drops it. */
 const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 
-const NO_STORE = 'private, no-store';
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** One visitor request to the edge, as either server front (Fastify or raw node:http) reads it. */
+export interface EdgeRequest {
+  linkId: string;
+  isHead: boolean;
+  headers: IncomingHttpHeaders;
+  /** The TCP peer: edge headers are believed only when it is a trusted proxy. */
+  peerAddress: string;
+  /** The client as TRUST_PROXY resolves X-Forwarded-For: the per-IP window's key. */
+  clientIp: string;
+}
 
 /**
- * GET /r/:linkId, the visitor-facing hot path, as a bare Fastify route (no Nest guard, pipe
- * or interceptor): record from cache -> visitor context -> route (memoised engine decision)
- * -> one Redis script that applies the edge limits and the quota and records the click ->
- * 302. Bots, link previews and HEAD requests go to the original URL and touch nothing.
+ * GET /r/:linkId, the visitor-facing hot path: record from cache -> visitor context -> route
+ * (memoised engine decision) -> one Redis script that applies the edge limits and the quota
+ * and records the click -> 302. Bots, link previews and HEAD requests go to the original URL
+ * and touch nothing. It has two fronts with the same answers: RawRedirectListener serves
+ * plain GET/HEAD requests straight from node:http, and a bare Fastify route (no Nest guard,
+ * pipe or interceptor) serves the rest (see raw-redirect-listener.ts).
  */
 @Injectable()
 export class RedirectHandler {
@@ -55,50 +65,59 @@ export class RedirectHandler {
     private readonly clickCounts: ClickCountsService,
   ) {}
 
-  /** Mounts GET /r/:linkId; edge headers are believed from the peers `isTrusted` accepts. */
+  /** Mounts GET (and HEAD) /r/:linkId; edge headers are believed from peers `isTrusted` accepts. */
   register(fastify: FastifyInstance, isTrusted: TrustFunction): void {
     this.isTrusted = isTrusted;
-    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', (request, reply) =>
-      this.handle(request, reply),
-    );
+    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', async (request, reply) => {
+      const answer = await this.answer({
+        linkId: request.params.linkId,
+        isHead: request.method === 'HEAD',
+        headers: request.headers,
+        peerAddress: request.socket.remoteAddress ?? '',
+        clientIp: request.ip,
+      });
+      const rendered = renderEdgeAnswer(answer, String(request.id));
+      return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
+    });
   }
 
-  async handle(
-    request: FastifyRequest<{ Params: { linkId: string } }>,
-    reply: FastifyReply,
-  ): Promise<FastifyReply> {
+  async answer(request: EdgeRequest): Promise<EdgeAnswer> {
     // The caches answer synchronously when warm; `await` only when a lookup is really pending.
-    const found = this.records.find(request.params.linkId);
+    const found = this.records.find(request.linkId);
     const record = found instanceof Promise ? await found : found;
-    if (record === null) return this.notFound(request, reply);
+    if (record === null) return NOT_FOUND;
     const edge = readVisitor(
       {
         userAgent: request.headers['user-agent'],
         country: headerValue(request.headers[this.config.countryHeader]),
         botScore: headerValue(request.headers[this.config.botScoreHeader]),
       },
-      this.isTrusted(request.socket.remoteAddress ?? '', 0),
-      request.method === 'HEAD',
+      this.isTrusted(request.peerAddress, 0),
+      request.isHead,
     );
     // Bots and previews: the original URL, no routing, no count, no limit touched.
-    if (edge.isBot) return redirect(reply, record.originalUrl);
+    if (edge.isBot) return { kind: 'redirect', location: record.originalUrl };
     const profile = this.creators.find(record.creatorId);
     const creator = profile instanceof Promise ? await profile : profile;
-    if (creator === null) return this.notFound(request, reply);
+    if (creator === null) return NOT_FOUND;
     const nowMs = this.clock.nowMs();
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
     const route = this.routeFor(record, creator, edge, fx, nowMs);
-    const verdict = await this.admit(record, creator, route, edge, request.ip, nowMs);
+    const verdict = await this.admit(record, creator, route, edge, request.clientIp, nowMs);
     switch (verdict) {
       case 'counted':
       case 'unrecorded':
-        return redirect(reply, route.url);
+        return { kind: 'redirect', location: route.url };
       case 'quota_exhausted':
         // A Free creator at its quota: the visitor still gets the product, uncounted.
-        return redirect(reply, record.originalUrl);
+        return { kind: 'redirect', location: record.originalUrl };
       case 'ip_limited':
       case 'creator_limited':
-        return tooManyRequests(reply, record.originalUrl);
+        return {
+          kind: 'too_many_requests',
+          location: record.originalUrl,
+          retryAfterSeconds: EDGE_WINDOW_MS / 1000,
+        };
     }
   }
 
@@ -174,36 +193,10 @@ export class RedirectHandler {
       return 'unrecorded';
     }
   }
-
-  private notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    return reply
-      .status(404)
-      .header('Cache-Control', NO_STORE)
-      .send({
-        success: false,
-        error: { code: 'LINK_NOT_FOUND', message: 'No such link.', requestId: String(request.id) },
-      });
-  }
 }
+
+const NOT_FOUND: EdgeAnswer = { kind: 'not_found' };
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function redirect(reply: FastifyReply, url: string): FastifyReply {
-  return reply.header('Cache-Control', NO_STORE).redirect(url, 302);
-}
-
-/** Browsers do not follow Location on a 429, so the body carries the link too. */
-function tooManyRequests(reply: FastifyReply, originalUrl: string): FastifyReply {
-  const href = escapeHtml(originalUrl);
-  return reply
-    .status(429)
-    .header('Location', originalUrl)
-    .header('Cache-Control', NO_STORE)
-    .header('Retry-After', String(EDGE_WINDOW_MS / 1000))
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><meta charset="utf-8"><title>Continue to the store</title><p>Too many requests right now. <a href="${href}">Continue to the store</a>.</p>`,
-    );
 }

@@ -258,6 +258,76 @@ describe('Edge redirector (e2e)', () => {
     expect((await click(link.linkId)).headers.location).toBe(AMAZON_URL);
   });
 
+  describe('its two fronts (raw node:http for plain clicks, Fastify for the rest)', () => {
+    const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+    it('should answer a plain click with the headers every answer of the service carries', async () => {
+      const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
+      const response = await click(link.linkId);
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe(link.routedUrl);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(response.headers['x-request-id']).toMatch(ULID);
+      expect(response.headers.vary).toBe('Origin');
+    });
+
+    it('should answer clicks that Fastify serves (an Origin, an id to decode) like a plain click', async () => {
+      const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'IN' });
+      const visitor = { 'CF-IPCountry': 'IN' };
+      const plain = await click(link.linkId, visitor);
+      const withOrigin = await click(link.linkId, {
+        ...visitor,
+        Origin: 'https://app.linkpilot.io',
+      });
+      const encodedId = `%${link.linkId.charCodeAt(0).toString(16)}${link.linkId.slice(1)}`;
+      const encoded = await click(encodedId, visitor);
+      for (const response of [plain, withOrigin, encoded]) {
+        expect(response.status).toBe(302);
+        expect(response.headers.location).toBe(plain.headers.location);
+        expect(response.headers['cache-control']).toBe('private, no-store');
+        expect(response.headers['x-request-id']).toMatch(ULID);
+      }
+      expect(plain.headers.location).toContain('amazon.in');
+      expect(withOrigin.headers['access-control-allow-origin']).toBe('https://app.linkpilot.io');
+      expect((await account(creator)).clicksUsedThisPeriod).toBe(3);
+      await drain();
+      expect(await clickRows(link.linkId)).toHaveLength(3);
+    });
+
+    it('should send a click that a trusted proxy reports as plain HTTP to https, uncounted', async () => {
+      const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
+      const response = await click(link.linkId, {
+        'X-Forwarded-Proto': 'http',
+        Host: 'go.linkpilot.test',
+      });
+      expect(response.status).toBe(301);
+      expect(response.headers.location).toBe(`https://go.linkpilot.test/r/${link.linkId}`);
+      expect((await account(creator)).clicksUsedThisPeriod).toBe(0);
+    });
+
+    it('should answer an unknown link with the error envelope from either front', async () => {
+      const plain = await click('01ZZZZZZZZZZZZZZZZZZZZZZZZ');
+      const viaFastify = await click('01ZZZZZZZZZZZZZZZZZZZZZZZZ', {
+        Origin: 'https://app.linkpilot.io',
+      });
+      for (const response of [plain, viaFastify]) {
+        expect(response.status).toBe(404);
+        expect(response.headers['content-type']).toContain('application/json');
+        expect(response.body).toEqual({
+          success: false,
+          error: {
+            code: 'LINK_NOT_FOUND',
+            message: 'No such link.',
+            requestId: response.headers['x-request-id'],
+          },
+        });
+      }
+    });
+  });
+
   it('should ignore edge headers from a peer that is not a trusted proxy', async () => {
     const untrusted = await startTestApp({ TRUST_PROXY: 'none', CLICK_CONSUMER_ENABLED: 'false' });
     try {

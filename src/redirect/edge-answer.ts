@@ -1,0 +1,53 @@
+/** What GET /r/:linkId answers, before it is written to Fastify's reply or to node:http's. */
+export type EdgeAnswer =
+  /** 302 to `location`: the routed URL, or the original one for bots, quota and passthrough. */
+  | { kind: 'redirect'; location: string }
+  /** 429 over an edge limit: the original URL in Location and in a small page with a link. */
+  | { kind: 'too_many_requests'; location: string; retryAfterSeconds: number }
+  | { kind: 'not_found' };
+
+export interface RenderedEdgeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const NO_STORE = 'private, no-store';
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Status, headers and body of an answer; the same bytes whichever server writes them. */
+export function renderEdgeAnswer(answer: EdgeAnswer, requestId: string): RenderedEdgeAnswer {
+  switch (answer.kind) {
+    case 'redirect':
+      return {
+        status: 302,
+        headers: { location: answer.location, 'cache-control': NO_STORE },
+        body: '',
+      };
+    case 'too_many_requests': {
+      // Browsers do not follow Location on a 429, so the body carries the link too.
+      const href = escapeHtml(answer.location);
+      return {
+        status: 429,
+        headers: {
+          location: answer.location,
+          'cache-control': NO_STORE,
+          'retry-after': String(answer.retryAfterSeconds),
+          'content-type': 'text/html; charset=utf-8',
+        },
+        body: `<!doctype html><meta charset="utf-8"><title>Continue to the store</title><p>Too many requests right now. <a href="${href}">Continue to the store</a>.</p>`,
+      };
+    }
+    case 'not_found':
+      return {
+        status: 404,
+        headers: { 'cache-control': NO_STORE, 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({
+          success: false,
+          error: { code: 'LINK_NOT_FOUND', message: 'No such link.', requestId },
+        }),
+      };
+  }
+}
