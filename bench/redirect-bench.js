@@ -27,6 +27,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 3;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // Extra node flags for the server, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONNECTIONS = 50;
@@ -154,23 +155,25 @@ function startService() {
     path.join(root, 'dist/main.js'),
   ]);
   const server = spawn(command, args, { cwd: root, env: serviceEnv(), stdio: 'inherit' });
-  const [workerCommand, workerArgs] = pinned(0, 'nice', [
-    '-n',
-    '19',
-    process.execPath,
-    path.join(root, 'bin/linkpilot.js'),
-    'clicks',
-    'consume',
-  ]);
-  const worker = spawn(workerCommand, workerArgs, {
-    cwd: root,
-    env: serviceEnv(),
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const workers = Array.from({ length: WORKERS }, () => {
+    const [workerCommand, workerArgs] = pinned(0, 'nice', [
+      '-n',
+      '19',
+      process.execPath,
+      path.join(root, 'bin/linkpilot.js'),
+      'clicks',
+      'consume',
+    ]);
+    return spawn(workerCommand, workerArgs, {
+      cwd: root,
+      env: serviceEnv(),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   });
   return {
     kill: () => {
       server.kill('SIGTERM');
-      worker.kill('SIGTERM');
+      for (const worker of workers) worker.kill('SIGTERM');
     },
   };
 }

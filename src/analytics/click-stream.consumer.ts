@@ -67,26 +67,49 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * Returns rows written.
    */
   async drainOnce(): Promise<number> {
-    return (await this.pass()).written;
+    return this.write(await this.read());
   }
 
-  /** A pass, and whether a stream had more than one batch waiting (a backlog). */
-  private async pass(): Promise<{ written: number; isBacklogged: boolean }> {
+  /**
+   * Passes back to back while some stream returned a full batch (a backlog, e.g. after load
+   * or an outage), each next read overlapping the current write: reading and parsing run in
+   * this process while PostgreSQL inserts, which drained a backlog about half again as fast
+   * in `npm run bench`. Safe because a read only takes entries never delivered before, and
+   * entries read but not yet written stay pending until written or claimed again.
+   */
+  private async drainBacklog(): Promise<void> {
+    let next: Promise<StreamBatch[]> | null = this.read();
+    while (next !== null) {
+      const batches: StreamBatch[] = await next;
+      next = isBacklogged(batches) && !this.isStopping ? this.read() : null;
+      try {
+        this.writtenInBackground += await this.write(batches);
+      } catch (error) {
+        await next?.catch(() => undefined);
+        throw error;
+      }
+    }
+  }
+
+  private async read(): Promise<StreamBatch[]> {
     if (!this.hasGroups) await this.ensureGroups();
-    const batches = await this.readAll().catch((error: unknown) => {
+    return this.readAll().catch((error: unknown) => {
       // Redis lost its data (a restart without AOF): the groups go with it; make them again.
       if (String(error).includes('NOGROUP')) this.hasGroups = false;
       throw error;
     });
-    const isBacklogged = batches.some((batch) => batch.isFull);
-    const pending = batches.filter((batch) => batch.entries.length > 0);
-    if (pending.length === 0) return { written: 0, isBacklogged };
-    const written = await this.insert(pending.flatMap((batch) => batch.entries));
-    await Promise.all(pending.map((batch) => this.acknowledge(batch.stream, batch.entries)));
-    return { written, isBacklogged };
   }
 
-  private readAll(): Promise<{ stream: string; entries: StreamEntry[]; isFull: boolean }[]> {
+  /** One INSERT for the whole pass (one commit, not one per stream), then the acknowledgements. */
+  private async write(batches: StreamBatch[]): Promise<number> {
+    const pending = batches.filter((batch) => batch.entries.length > 0);
+    if (pending.length === 0) return 0;
+    const written = await this.insert(pending.flatMap((batch) => batch.entries));
+    await Promise.all(pending.map((batch) => this.acknowledge(batch.stream, batch.entries)));
+    return written;
+  }
+
+  private readAll(): Promise<StreamBatch[]> {
     return Promise.all(
       CLICK_STREAMS.map(async (stream) => {
         const claimed = await this.store.claimIdleEntries(
@@ -158,23 +181,27 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
 
   /**
    * Batches gather for a poll interval (a few large inserts a second, not a commit per
-   * handful of clicks); a backlog, e.g. after an outage, is drained pass after pass.
+   * handful of clicks); a backlog is drained pass after pass without waiting.
    */
-  private schedule(delayMs = this.config.pollIntervalMs): void {
+  private schedule(): void {
     if (this.isStopping) return;
     this.timer = setTimeout(() => {
-      let nextDelayMs = this.config.pollIntervalMs;
-      this.running = this.pass()
-        .then(({ written, isBacklogged }) => {
-          this.writtenInBackground += written;
-          if (isBacklogged) nextDelayMs = 0;
-        })
+      this.running = this.drainBacklog()
         .catch((error: unknown) => this.logger.warn(`Click consumer pass failed: ${String(error)}`))
-        .finally(() => this.schedule(nextDelayMs));
-    }, delayMs);
+        .finally(() => this.schedule());
+    }, this.config.pollIntervalMs);
     this.timer.unref();
   }
 }
+
+interface StreamBatch {
+  stream: string;
+  entries: StreamEntry[];
+  /** A full batch: the stream may hold more. */
+  isFull: boolean;
+}
+
+const isBacklogged = (batches: StreamBatch[]): boolean => batches.some((batch) => batch.isFull);
 
 /** A malformed entry is logged and dropped (acknowledged), never retried forever. */
 type ClickRow = ClickRecordMessage;

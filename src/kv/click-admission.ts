@@ -86,25 +86,27 @@ export function admitClickInMemory(
 
 /**
  * The same rules in Lua for Redis, each window as two plain counters (one key per minute
- * bucket, expiring after two windows), so a click costs about nine Redis calls.
+ * bucket, expiring after two windows), so a click costs five or six Redis calls.
  * KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket, quota, stream.
  * ARGV: elapsed share of the current bucket (0-1), bucket lifetime ms, ipLimit, creatorLimit,
  * includedClicks, hardCap (1/0), quotaSeed ('' when unknown), quotaTtlSeconds, record.
  */
 export const ADMIT_CLICK_LUA = `
 local elapsed = tonumber(ARGV[1])
+-- The four window buckets and the quota counter in one call (a missing key reads as false).
+local values = redis.call('MGET', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 local function sliding(current, previous)
-  return tonumber(redis.call('GET', previous) or '0') * (1 - elapsed) + tonumber(redis.call('GET', current) or '0')
+  return tonumber(previous or '0') * (1 - elapsed) + tonumber(current or '0')
 end
-local used = redis.call('GET', KEYS[5])
+local used = values[5]
 if not used then
   if ARGV[7] == '' then return {'quota_missing', 0} end
   redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8], 'NX')
   used = redis.call('GET', KEYS[5])
 end
 used = tonumber(used)
-if sliding(KEYS[1], KEYS[2]) >= tonumber(ARGV[3]) then return {'ip_limited', used} end
-if sliding(KEYS[3], KEYS[4]) >= tonumber(ARGV[4]) then return {'creator_limited', used} end
+if sliding(values[1], values[2]) >= tonumber(ARGV[3]) then return {'ip_limited', used} end
+if sliding(values[3], values[4]) >= tonumber(ARGV[4]) then return {'creator_limited', used} end
 if ARGV[6] == '1' and used >= tonumber(ARGV[5]) then return {'quota_exhausted', used} end
 if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end

@@ -25,12 +25,13 @@ describe('Click stream consumer (e2e)', () => {
   afterAll(() => t.close());
 
   /** A worker process as the app builds one; `name` tells workers apart like hosts and pids do. */
-  const worker = () =>
+  const worker = (config: Partial<ClicksConfig> = {}) =>
     new ClickStreamConsumer(
       {
         consumerEnabled: false,
         pollIntervalMs: 250,
         claimIdleMs: CLAIM_IDLE_MS,
+        ...config,
       } satisfies ClicksConfig,
       t.app.get(KvStore),
       t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
@@ -47,7 +48,7 @@ describe('Click stream consumer (e2e)', () => {
     for (let i = 0; i < count; i++) {
       await t.http
         .get(`/r/${linkId}`)
-        .set('X-Forwarded-For', `192.0.2.${i + 1}`)
+        .set('X-Forwarded-For', `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`)
         .set('CF-IPCountry', 'US')
         .redirects(0)
         .expect(302);
@@ -145,6 +146,25 @@ describe('Click stream consumer (e2e)', () => {
         json: { error: expect.objectContaining({ code: 'KV_ERROR' }) },
       });
     });
+  });
+
+  it('should drain a backlog of several batches per stream in the background, each click once', async () => {
+    // One creator's clicks share one stream: 1,100 of them are three batches of up to 500.
+    const linkId = await clickTimes(1_100);
+    const background = worker({ consumerEnabled: true, pollIntervalMs: 20 });
+    await background.onApplicationBootstrap();
+    try {
+      let rows: { record_id: string }[] = [];
+      for (let attempt = 0; attempt < 200 && rows.length < 1_100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await rowsFor(linkId);
+      }
+      expect(rows).toHaveLength(1_100);
+      expect(new Set(rows.map((row) => row.record_id)).size).toBe(1_100);
+      expect(background.writtenInBackground).toBeGreaterThanOrEqual(1_100);
+    } finally {
+      await background.beforeApplicationShutdown();
+    }
   });
 
   it('should drain new clicks in the background when enabled', async () => {
