@@ -171,11 +171,48 @@ function startService() {
     });
   });
   return {
+    serverPid: server.pid,
+    workerPids: workers.map((worker) => worker.pid),
     kill: () => {
       server.kill('SIGTERM');
       for (const worker of workers) worker.kill('SIGTERM');
     },
   };
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds (user + system) the processes have used, from /proc; null without /proc.
+ * CPU per request is far steadier than requests per second on a shared VM.
+ */
+function cpuSecondsOf(pids) {
+  try {
+    return pids.reduce((sum, pid) => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    }, 0);
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the load and adds the CPU the given processes spent per request, in microseconds. */
+async function measured(pids, run) {
+  const before = cpuSecondsOf(pids);
+  const round = summarise(await run());
+  const after = cpuSecondsOf(pids);
+  const cpuUsPerRequest =
+    before === null || after === null
+      ? null
+      : Math.round(((after - before) * 1e6) / Math.max(1, round.requests));
+  return { ...round, cpuUsPerRequest };
 }
 
 async function waitForHealth(port) {
@@ -302,7 +339,9 @@ async function main() {
       console.log(
         `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
       );
-      const redirectRound = summarise(await load(PORT, linkIds, DURATION_S));
+      const redirectRound = await measured([service.serverPid], () =>
+        load(PORT, linkIds, DURATION_S),
+      );
       const stoppedAt = Date.now();
       counted = await countCountedClicks(keys);
       inDatabase = await countClicksInDatabase();
@@ -315,7 +354,9 @@ async function main() {
       }
       settledMs = Math.max(settledMs, Date.now() - stoppedAt);
       if (inDatabase !== counted) break;
-      const ceilingRound = summarise(await load(CEILING_PORT, linkIds, DURATION_S));
+      const ceilingRound = await measured([ceilingServer.pid], () =>
+        load(CEILING_PORT, linkIds, DURATION_S),
+      );
       rounds.push({
         redirect: redirectRound,
         ceiling: ceilingRound,
@@ -332,6 +373,9 @@ async function main() {
       latencyP99Ms: median(rounds.map((r) => pick(r).latencyP99Ms)),
       share302: Math.min(...rounds.map((r) => pick(r).share302)),
       errors: rounds.reduce((sum, r) => sum + pick(r).errors, 0),
+      cpuUsPerRequest: rounds.some((r) => pick(r).cpuUsPerRequest === null)
+        ? null
+        : median(rounds.map((r) => pick(r).cpuUsPerRequest)),
     });
     const redirect = medianOf((r) => r.redirect);
     const ceiling = medianOf((r) => r.ceiling);
@@ -348,11 +392,18 @@ async function main() {
       redirect,
       ceiling,
       ratioToCeiling: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),
+      // The server's CPU per click against the bare server's per request: steadier than req/s.
+      cpuPerRequestToCeiling:
+        redirect.cpuUsPerRequest === null || ceiling.cpuUsPerRequest === null
+          ? null
+          : Number((redirect.cpuUsPerRequest / ceiling.cpuUsPerRequest).toFixed(2)),
       rounds: rounds.map((r) => ({
         redirectRps: r.redirect.requestsPerSecond,
         ceilingRps: r.ceiling.requestsPerSecond,
         ratio: Number(r.ratio.toFixed(3)),
         redirectP99Ms: r.redirect.latencyP99Ms,
+        redirectCpuUs: r.redirect.cpuUsPerRequest,
+        ceilingCpuUs: r.ceiling.cpuUsPerRequest,
       })),
       clicks: {
         counted,
