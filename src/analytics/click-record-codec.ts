@@ -22,27 +22,34 @@ export interface ClickRecordMessage {
 }
 
 /**
- * The field order of a stream entry. Entries are JSON arrays, not objects: a click is written
- * on the redirect path, and the field names would double its size. Append new fields at the
- * end; a consumer reading an older entry finds them undefined.
+ * The fields of a stream entry, in order, with the `clicks` column each one fills and its
+ * SQL type. Entries are JSON arrays, not objects: a click is written on the redirect path,
+ * and the field names would double its size. Append new fields at the end; a consumer
+ * reading an older entry finds them undefined.
  */
-const FIELDS = [
-  'recordId',
-  'clickedAt',
-  'linkId',
-  'creatorId',
-  'merchantId',
-  'region',
-  'networkId',
-  'preset',
-  'outcome',
-  'normalizedEpcUsd',
-  'confidence',
-  'deepLinkUsed',
-  'privateDealApplied',
-  'visitorCountry',
-  'deviceClass',
-] as const satisfies readonly (keyof ClickRecordMessage)[];
+export const CLICK_RECORD_FIELDS = [
+  { field: 'recordId', column: 'record_id', sqlType: 'varchar' },
+  { field: 'clickedAt', column: 'clicked_at', sqlType: 'timestamptz' },
+  { field: 'linkId', column: 'link_id', sqlType: 'varchar' },
+  { field: 'creatorId', column: 'creator_id', sqlType: 'varchar' },
+  { field: 'merchantId', column: 'merchant_id', sqlType: 'varchar' },
+  { field: 'region', column: 'region', sqlType: 'varchar' },
+  { field: 'networkId', column: 'network_id', sqlType: 'varchar' },
+  { field: 'preset', column: 'preset', sqlType: 'varchar' },
+  { field: 'outcome', column: 'outcome', sqlType: 'varchar' },
+  { field: 'normalizedEpcUsd', column: 'normalized_epc_usd', sqlType: 'numeric' },
+  { field: 'confidence', column: 'confidence', sqlType: 'numeric' },
+  { field: 'deepLinkUsed', column: 'deep_link_used', sqlType: 'boolean' },
+  { field: 'privateDealApplied', column: 'private_deal_applied', sqlType: 'boolean' },
+  { field: 'visitorCountry', column: 'visitor_country', sqlType: 'char(2)' },
+  { field: 'deviceClass', column: 'device_class', sqlType: 'varchar' },
+] as const satisfies readonly {
+  field: keyof ClickRecordMessage;
+  column: string;
+  sqlType: string;
+}[];
+
+const FIELDS = CLICK_RECORD_FIELDS.map(({ field }) => field);
 
 export function encodeClickRecord(record: ClickRecordMessage): string {
   return JSON.stringify(FIELDS.map((field) => record[field]));

@@ -1,5 +1,6 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { billingPeriodOf } from '../../src/account/billing-period';
 import { ClickEntity } from '../../src/analytics/click.entity';
 import {
   CLICK_CONSUMER_GROUP,
@@ -7,7 +8,7 @@ import {
 } from '../../src/analytics/click-stream.consumer';
 import { runCli } from '../../src/cli/run-cli';
 import { ClicksConfig } from '../../src/config/env';
-import { CLICK_STREAMS } from '../../src/kv/edge-keys';
+import { CLICK_STREAMS, edgeKeysOf } from '../../src/kv/edge-keys';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -146,6 +147,55 @@ describe('Click stream consumer (e2e)', () => {
         json: { error: expect.objectContaining({ code: 'KV_ERROR' }) },
       });
     });
+  });
+
+  it('should drop entries that are not click records and write the rest of their batch', async () => {
+    const linkId = await clickTimes(3);
+    const [{ creator_id: creatorId }] = await t.app
+      .get(DataSource)
+      .query<{ creator_id: string }[]>(`SELECT creator_id FROM links WHERE id = $1`, [linkId]);
+    // Appended to the same creator's stream as the three clicks, so they share a batch.
+    // The last one decodes but holds a time PostgreSQL refuses.
+    const badTime = JSON.stringify([
+      '01J0000000000000000000000Z',
+      'not a time',
+      linkId,
+      creatorId,
+      null,
+      null,
+      null,
+      'default',
+      'routed',
+      0,
+      0,
+      false,
+      false,
+      null,
+      'desktop',
+    ]);
+    for (const record of ['not json', '{"recordId":"x"}', '["only an id"]', badTime]) {
+      const nowMs = Date.now();
+      const admitted = await t.app.get(KvStore).admitClick({
+        keys: edgeKeysOf(creatorId, '192.0.2.250', billingPeriodOf(nowMs).id),
+        nowMs,
+        windowMs: 60_000,
+        ipLimit: 1_000,
+        creatorLimit: 1_000,
+        includedClicks: 1_000,
+        isHardCap: false,
+        quotaSeed: 3,
+        quotaTtlSeconds: 60,
+        record,
+      });
+      expect(admitted.verdict).toBe('counted');
+    }
+    const consumer = worker();
+    let written = 0;
+    for (let pass = 0; pass < 5; pass++) written += await consumer.drainOnce();
+    expect(written).toBeGreaterThanOrEqual(3);
+    expect(await rowsFor(linkId)).toHaveLength(3);
+    // Acknowledged, not retried forever: nothing is left to read.
+    expect(await consumer.drainOnce()).toBe(0);
   });
 
   it('should drain a backlog of several batches per stream in the background, each click once', async () => {
