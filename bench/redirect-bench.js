@@ -189,30 +189,73 @@ const CLOCK_TICKS = (() => {
 })();
 
 /**
- * CPU seconds (user + system) the processes have used, from /proc; null without /proc.
+ * CPU seconds (user + system) each process has used, by pid, from /proc; empty without /proc.
  * CPU per request is far steadier than requests per second on a shared VM.
  */
-function cpuSecondsOf(pids) {
-  try {
-    return pids.reduce((sum, pid) => {
+function cpuSecondsByPid(pids) {
+  const seconds = new Map();
+  for (const pid of pids) {
+    try {
       const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return sum + (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    }, 0);
-  } catch {
-    return null;
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+    } catch {
+      /* exited, or no /proc */
+    }
   }
+  return seconds;
+}
+
+function cpuSecondsOf(pids) {
+  const seconds = cpuSecondsByPid(pids);
+  return seconds.size === 0 ? null : [...seconds.values()].reduce((sum, value) => sum + value, 0);
+}
+
+const pidsOf = (pgrepArgs) => {
+  try {
+    return execFileSync('pgrep', pgrepArgs).toString().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/** CPU microseconds per click that each part of the click's journey spent in a window. */
+function clickCpuMeter(service) {
+  const groups = () => ({
+    server: [service.serverPid],
+    clickWorkers: service.workerPids,
+    redis: pidsOf(['-x', 'redis-server']),
+    postgres: pidsOf(['-u', 'postgres']),
+  });
+  const snapshot = () =>
+    Object.fromEntries(
+      Object.entries(groups()).map(([name, pids]) => [name, cpuSecondsByPid(pids)]),
+    );
+  const before = snapshot();
+  return (clicks) => {
+    const after = snapshot();
+    return Object.fromEntries(
+      Object.entries(after).map(([name, seconds]) => {
+        let spent = 0;
+        for (const [pid, value] of seconds) spent += value - (before[name].get(pid) ?? 0);
+        return [name, seconds.size === 0 ? null : Math.round((spent * 1e6) / Math.max(1, clicks))];
+      }),
+    );
+  };
 }
 
 /** Runs the load and adds the CPU the given processes spent per request, in microseconds. */
 async function measured(pids, run) {
   const before = cpuSecondsOf(pids);
+  const loadGeneratorBefore = process.cpuUsage();
   const round = summarise(await run());
+  const loadGenerator = process.cpuUsage(loadGeneratorBefore);
   const after = cpuSecondsOf(pids);
-  const cpuUsPerRequest =
-    before === null || after === null
-      ? null
-      : Math.round(((after - before) * 1e6) / Math.max(1, round.requests));
-  return { ...round, cpuUsPerRequest };
+  const perRequest = (microseconds) => Math.round(microseconds / Math.max(1, round.requests));
+  return {
+    ...round,
+    cpuUsPerRequest: before === null || after === null ? null : perRequest((after - before) * 1e6),
+    loadGeneratorCpuUsPerRequest: perRequest(loadGenerator.user + loadGenerator.system),
+  };
 }
 
 async function waitForHealth(port) {
@@ -339,6 +382,8 @@ async function main() {
       console.log(
         `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
       );
+      const countedBefore = await countCountedClicks(keys);
+      const meter = clickCpuMeter(service);
       const redirectRound = await measured([service.serverPid], () =>
         load(PORT, linkIds, DURATION_S),
       );
@@ -353,6 +398,8 @@ async function main() {
         inDatabase = await countClicksInDatabase();
       }
       settledMs = Math.max(settledMs, Date.now() - stoppedAt);
+      // From the start of the load until its clicks were all stored.
+      const cpuUsPerClick = meter(counted - countedBefore);
       if (inDatabase !== counted) break;
       const ceilingRound = await measured([ceilingServer.pid], () =>
         load(CEILING_PORT, linkIds, DURATION_S),
@@ -360,6 +407,7 @@ async function main() {
       rounds.push({
         redirect: redirectRound,
         ceiling: ceilingRound,
+        cpuUsPerClick,
         ratio: redirectRound.requestsPerSecond / ceilingRound.requestsPerSecond,
       });
     }
@@ -404,6 +452,11 @@ async function main() {
         redirectP99Ms: r.redirect.latencyP99Ms,
         redirectCpuUs: r.redirect.cpuUsPerRequest,
         ceilingCpuUs: r.ceiling.cpuUsPerRequest,
+        cpuUsPerClick: {
+          ...r.cpuUsPerClick,
+          loadGenerator: r.redirect.loadGeneratorCpuUsPerRequest,
+        },
+        ceilingLoadGeneratorCpuUs: r.ceiling.loadGeneratorCpuUsPerRequest,
       })),
       clicks: {
         counted,

@@ -32,6 +32,7 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   private running: Promise<void> | null = null;
   private isStopping = false;
   private hasGroups = false;
+  private lastClaimMs = -Infinity;
   /** Rows written by the background passes (the click worker reports it when it stops). */
   writtenInBackground = 0;
 
@@ -67,7 +68,7 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * Returns rows written.
    */
   async drainOnce(): Promise<number> {
-    return this.write(await this.read());
+    return this.write(await this.read({ claim: true }));
   }
 
   /**
@@ -78,10 +79,12 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * entries read but not yet written stay pending until written or claimed again.
    */
   private async drainBacklog(): Promise<void> {
-    let next: Promise<StreamBatch[]> | null = this.read();
+    const readNext = () =>
+      this.read({ claim: performance.now() - this.lastClaimMs >= this.config.claimIdleMs / 2 });
+    let next: Promise<StreamBatch[]> | null = readNext();
     while (next !== null) {
       const batches: StreamBatch[] = await next;
-      next = isBacklogged(batches) && !this.isStopping ? this.read() : null;
+      next = isBacklogged(batches) && !this.isStopping ? readNext() : null;
       try {
         this.writtenInBackground += await this.write(batches);
       } catch (error) {
@@ -91,9 +94,16 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
-  private async read(): Promise<StreamBatch[]> {
+  /**
+   * Reads new entries from every stream and, with `claim`, first takes over entries another
+   * worker left idle. The background loop claims twice per `claimIdleMs`, not on every pass:
+   * XAUTOCLAIM walks the pending list, and under a backlog passes run back to back while
+   * the edge waits on the same Redis.
+   */
+  private async read({ claim }: { claim: boolean }): Promise<StreamBatch[]> {
     if (!this.hasGroups) await this.ensureGroups();
-    return this.readAll().catch((error: unknown) => {
+    if (claim) this.lastClaimMs = performance.now();
+    return this.readAll(claim).catch((error: unknown) => {
       // Redis lost its data (a restart without AOF): the groups go with it; make them again.
       if (String(error).includes('NOGROUP')) this.hasGroups = false;
       throw error;
@@ -109,16 +119,18 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
     return written;
   }
 
-  private readAll(): Promise<StreamBatch[]> {
+  private readAll(claim: boolean): Promise<StreamBatch[]> {
     return Promise.all(
       CLICK_STREAMS.map(async (stream) => {
-        const claimed = await this.store.claimIdleEntries(
-          stream,
-          CLICK_CONSUMER_GROUP,
-          this.consumerName,
-          this.config.claimIdleMs,
-          BATCH_SIZE,
-        );
+        const claimed = claim
+          ? await this.store.claimIdleEntries(
+              stream,
+              CLICK_CONSUMER_GROUP,
+              this.consumerName,
+              this.config.claimIdleMs,
+              BATCH_SIZE,
+            )
+          : [];
         const fresh = await this.store.readStreamGroup(
           stream,
           CLICK_CONSUMER_GROUP,

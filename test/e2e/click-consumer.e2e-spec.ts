@@ -96,6 +96,23 @@ describe('Click stream consumer (e2e)', () => {
     expect(await rowsFor(linkId)).toHaveLength(7);
   });
 
+  it('should claim a crashed worker’s clicks in the background too', async () => {
+    const linkId = await clickTimes(4);
+    await readAsDoomedWorker(worker()); // read, never written: pending under a dead consumer
+    const background = worker({ consumerEnabled: true, pollIntervalMs: 20 });
+    await background.onApplicationBootstrap();
+    try {
+      let rows: { record_id: string }[] = [];
+      for (let attempt = 0; attempt < 100 && rows.length < 4; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await rowsFor(linkId);
+      }
+      expect(rows).toHaveLength(4);
+    } finally {
+      await background.beforeApplicationShutdown();
+    }
+  });
+
   it('should not duplicate clicks a worker wrote but died before acknowledging', async () => {
     const linkId = await clickTimes(5);
     const doomed = worker();
