@@ -79,6 +79,29 @@ describe('Click stream consumer (e2e)', () => {
       .get(DataSource)
       .query<{ record_id: string }[]>(`SELECT record_id FROM clicks WHERE link_id = $1`, [linkId]);
 
+  /** The link's rows once there are `count` of them, or what there is after about 10 s. */
+  async function waitForRows(linkId: string, count: number): Promise<{ record_id: string }[]> {
+    let rows: { record_id: string }[] = [];
+    for (let attempt = 0; attempt < 200 && rows.length < count; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await rowsFor(linkId);
+    }
+    return rows;
+  }
+
+  /** Runs `check` while a worker's background loop runs, then stops the loop. */
+  async function withBackgroundWorker(
+    check: (background: ClickStreamConsumer) => Promise<void>,
+  ): Promise<void> {
+    const background = worker({ consumerEnabled: true, pollIntervalMs: 20 });
+    await background.onApplicationBootstrap();
+    try {
+      await check(background);
+    } finally {
+      await background.beforeApplicationShutdown();
+    }
+  }
+
   it('should write every click left pending by a crashed worker exactly once after a restart', async () => {
     const linkId = await clickTimes(7);
     const held = await readAsDoomedWorker(worker());
@@ -99,18 +122,9 @@ describe('Click stream consumer (e2e)', () => {
   it('should claim a crashed worker’s clicks in the background too', async () => {
     const linkId = await clickTimes(4);
     await readAsDoomedWorker(worker()); // read, never written: pending under a dead consumer
-    const background = worker({ consumerEnabled: true, pollIntervalMs: 20 });
-    await background.onApplicationBootstrap();
-    try {
-      let rows: { record_id: string }[] = [];
-      for (let attempt = 0; attempt < 100 && rows.length < 4; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        rows = await rowsFor(linkId);
-      }
-      expect(rows).toHaveLength(4);
-    } finally {
-      await background.beforeApplicationShutdown();
-    }
+    await withBackgroundWorker(async () => {
+      expect(await waitForRows(linkId, 4)).toHaveLength(4);
+    });
   });
 
   it('should not duplicate clicks a worker wrote but died before acknowledging', async () => {
@@ -218,20 +232,12 @@ describe('Click stream consumer (e2e)', () => {
   it('should drain a backlog of several batches per stream in the background, each click once', async () => {
     // One creator's clicks share one stream: 1,100 of them are three batches of up to 500.
     const linkId = await clickTimes(1_100);
-    const background = worker({ consumerEnabled: true, pollIntervalMs: 20 });
-    await background.onApplicationBootstrap();
-    try {
-      let rows: { record_id: string }[] = [];
-      for (let attempt = 0; attempt < 200 && rows.length < 1_100; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        rows = await rowsFor(linkId);
-      }
+    await withBackgroundWorker(async (background) => {
+      const rows = await waitForRows(linkId, 1_100);
       expect(rows).toHaveLength(1_100);
       expect(new Set(rows.map((row) => row.record_id)).size).toBe(1_100);
       expect(background.writtenInBackground).toBeGreaterThanOrEqual(1_100);
-    } finally {
-      await background.beforeApplicationShutdown();
-    }
+    });
   });
 
   it('should drain new clicks in the background when enabled', async () => {
@@ -249,12 +255,7 @@ describe('Click stream consumer (e2e)', () => {
         .set('X-Forwarded-For', '192.0.2.200')
         .redirects(0)
         .expect(302);
-      let rows: unknown[] = [];
-      for (let attempt = 0; attempt < 100 && rows.length === 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        rows = await rowsFor(linkId);
-      }
-      expect(rows).toHaveLength(1);
+      expect(await waitForRows(linkId, 1)).toHaveLength(1);
     } finally {
       await background.close();
     }
