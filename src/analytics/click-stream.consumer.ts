@@ -115,32 +115,37 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
     const pending = batches.filter((batch) => batch.entries.length > 0);
     if (pending.length === 0) return 0;
     const written = await this.insert(pending.flatMap((batch) => batch.entries));
-    await Promise.all(pending.map((batch) => this.acknowledge(batch.stream, batch.entries)));
+    for (const batch of pending) await this.acknowledge(batch.stream, batch.entries);
     return written;
   }
 
-  private readAll(claim: boolean): Promise<StreamBatch[]> {
-    return Promise.all(
-      CLICK_STREAMS.map(async (stream) => {
-        const claimed = claim
-          ? await this.store.claimIdleEntries(
-              stream,
-              CLICK_CONSUMER_GROUP,
-              this.consumerName,
-              this.config.claimIdleMs,
-              BATCH_SIZE,
-            )
-          : [];
-        const fresh = await this.store.readStreamGroup(
-          stream,
-          CLICK_CONSUMER_GROUP,
-          this.consumerName,
-          BATCH_SIZE,
-        );
-        const isFull = claimed.length === BATCH_SIZE || fresh.length === BATCH_SIZE;
-        return { stream, entries: [...claimed, ...fresh], isFull };
-      }),
-    );
+  /**
+   * Stream by stream, one command at a time: Redis runs the commands of one connection back
+   * to back, so sixteen reads (or acknowledgements) of 500 entries sent at once would hold
+   * every click admission behind them for milliseconds.
+   */
+  private async readAll(claim: boolean): Promise<StreamBatch[]> {
+    const batches: StreamBatch[] = [];
+    for (const stream of CLICK_STREAMS) {
+      const claimed = claim
+        ? await this.store.claimIdleEntries(
+            stream,
+            CLICK_CONSUMER_GROUP,
+            this.consumerName,
+            this.config.claimIdleMs,
+            BATCH_SIZE,
+          )
+        : [];
+      const fresh = await this.store.readStreamGroup(
+        stream,
+        CLICK_CONSUMER_GROUP,
+        this.consumerName,
+        BATCH_SIZE,
+      );
+      const isFull = claimed.length === BATCH_SIZE || fresh.length === BATCH_SIZE;
+      batches.push({ stream, entries: [...claimed, ...fresh], isFull });
+    }
+    return batches;
   }
 
   /** After the insert: a crash in between re-delivers the entries, and the insert skips them. */

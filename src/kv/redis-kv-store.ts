@@ -203,13 +203,24 @@ export class RedisKvStore extends KvStore {
     return toEntries(reply[1]);
   }
 
+  /**
+   * XACK, then one XTRIM instead of an XDEL of every id (which cost twice the XACK). The
+   * bound: the group's oldest pending entry, or, when none is pending, the entry after the
+   * last one delivered. Read in that order, every entry below the bound was delivered and is
+   * no longer pending, so it is acknowledged and stays so (only pending entries are claimed).
+   */
   async ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.redis
-      .multi()
-      .xack(stream, group, ...ids)
-      .xdel(stream, ...ids)
-      .exec();
+    await this.redis.xack(stream, group, ...ids);
+    const lastDelivered = lastDeliveredIdOf(await this.redis.xinfo('GROUPS', stream), group);
+    const [pendingCount, oldestPending] = (await this.redis.xpending(stream, group)) as [
+      number,
+      string | null,
+      ...unknown[],
+    ];
+    const bound =
+      pendingCount > 0 && oldestPending !== null ? oldestPending : nextStreamId(lastDelivered);
+    await this.redis.xtrim(stream, 'MINID', bound);
   }
 
   async getCounter(key: string): Promise<number | null> {
@@ -228,4 +239,19 @@ function toEntries(raw: [string, string[] | null][]): StreamEntry[] {
   return raw
     .filter((entry): entry is [string, string[]] => entry[1] !== null)
     .map(([id, fields]) => ({ id, payload: fields[fields.indexOf('c') + 1] ?? '' }));
+}
+
+/** The group's `last-delivered-id` in an XINFO GROUPS reply (field-value lists per group). */
+function lastDeliveredIdOf(reply: unknown, group: string): string {
+  for (const fields of reply as unknown[][]) {
+    const at = (name: string): unknown => fields[fields.indexOf(name) + 1];
+    if (at('name') === group) return String(at('last-delivered-id'));
+  }
+  throw new Error(`NOGROUP: no consumer group ${group}`);
+}
+
+/** The smallest stream id after `id` (`<ms>-<sequence>`). */
+export function nextStreamId(id: string): string {
+  const [ms, sequence] = id.split('-');
+  return `${ms}-${BigInt(sequence ?? '0') + 1n}`;
 }

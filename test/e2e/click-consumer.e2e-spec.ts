@@ -1,4 +1,5 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
+import Redis from 'ioredis';
 import { DataSource, Repository } from 'typeorm';
 import { billingPeriodOf } from '../../src/account/billing-period';
 import { ClickEntity } from '../../src/analytics/click.entity';
@@ -8,7 +9,7 @@ import {
 } from '../../src/analytics/click-stream.consumer';
 import { runCli } from '../../src/cli/run-cli';
 import { ClicksConfig } from '../../src/config/env';
-import { CLICK_STREAMS, edgeKeysOf } from '../../src/kv/edge-keys';
+import { CLICK_STREAMS, clickStreamKey, edgeKeysOf, edgeShardOf } from '../../src/kv/edge-keys';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -168,6 +169,36 @@ describe('Click stream consumer (e2e)', () => {
       // The streams are empty now: a second run writes nothing.
       expect(await consumeOnce()).toEqual({ code: 0, json: { written: 0 } });
       expect(await rowsFor(linkId)).toHaveLength(4);
+    });
+
+    it('should trim acknowledged entries from a stream, never one still pending', async () => {
+      const redis = new Redis(process.env.REDIS_URL as string);
+      try {
+        const held = await clickTimes(3);
+        const [{ creator_id: creatorId }] = await t.app
+          .get(DataSource)
+          .query<{ creator_id: string }[]>(`SELECT creator_id FROM links WHERE id = $1`, [held]);
+        const stream = clickStreamKey(edgeShardOf(creatorId));
+        await readAsDoomedWorker(worker()); // these three stay pending under a dead consumer
+        for (const ip of ['198.19.0.1', '198.19.0.2']) {
+          await t.http
+            .get(`/r/${held}`)
+            .set('X-Forwarded-For', ip)
+            .set('CF-IPCountry', 'US')
+            .redirects(0)
+            .expect(302);
+        }
+        await worker({ claimIdleMs: 60_000 }).drainOnce();
+        expect(await rowsFor(held)).toHaveLength(2);
+        // The two written are acknowledged; the three pending ones must survive the trim.
+        expect(await redis.xlen(stream)).toBeGreaterThanOrEqual(3);
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
+        await worker().drainOnce();
+        expect(await rowsFor(held)).toHaveLength(5);
+        expect(await redis.xlen(stream)).toBe(0);
+      } finally {
+        await redis.quit();
+      }
     });
   });
 
