@@ -412,6 +412,11 @@ async function main() {
       });
     }
     ceilingServer.kill('SIGTERM');
+    if (rounds.length === 0) {
+      throw new Error(
+        `no round completed: ${counted - inDatabase} counted clicks were not in PostgreSQL 10 s after the load stopped`,
+      );
+    }
     service.kill();
     const median = (values) =>
       [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
