@@ -63,9 +63,9 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * One pass over every stream: abandoned entries first, then new ones, all read at once and
-   * written as one INSERT (one commit per pass, not one per stream), then acknowledged.
-   * Returns rows written.
+   * One pass over every stream: abandoned entries first, then new ones, read stream by
+   * stream and written as one INSERT (one commit per pass, not one per stream), then
+   * acknowledged. Returns rows written.
    */
   async drainOnce(): Promise<number> {
     return this.write(await this.read({ claim: true }));
@@ -73,10 +73,9 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
 
   /**
    * Passes back to back while some stream returned a full batch (a backlog, e.g. after load
-   * or an outage), each next read overlapping the current write: reading and parsing run in
-   * this process while PostgreSQL inserts, which drained a backlog about half again as fast
-   * in `npm run bench`. Safe because a read only takes entries never delivered before, and
-   * entries read but not yet written stay pending until written or claimed again.
+   * or an outage), each next read from Redis overlapping PostgreSQL's insert of the current
+   * batch. Safe because a read only takes entries never delivered before, and entries read
+   * but not yet written stay pending until written or claimed again.
    */
   private async drainBacklog(): Promise<void> {
     const readNext = () =>

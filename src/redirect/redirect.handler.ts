@@ -42,9 +42,9 @@ export interface EdgeRequest {
  * GET /r/:linkId, the visitor-facing hot path: record from cache -> visitor context -> route
  * (memoised engine decision) -> one Redis script that applies the edge limits and the quota
  * and records the click -> 302. Bots, link previews and HEAD requests go to the original URL
- * and touch nothing. It has two fronts with the same answers: RawRedirectListener serves
+ * and touch nothing. It has two fronts with the same answers: RawRedirectFront serves
  * plain GET/HEAD requests straight from node:http, and a bare Fastify route (no Nest guard,
- * pipe or interceptor) serves the rest (see raw-redirect-listener.ts).
+ * pipe or interceptor) serves the rest (see raw-redirect-front.ts).
  */
 @Injectable()
 export class RedirectHandler {
