@@ -148,7 +148,7 @@ const serviceEnv = () => ({
   CLICK_CONSUMER_ENABLED: 'false',
 });
 
-/** The service under test, all on core 0: the edge server and its click worker. */
+/** The service under test, all on core 0: the edge server and its click workers (nice 19). */
 function startService() {
   const [command, args] = pinned(0, process.execPath, [
     ...SERVER_NODE_ARGS,

@@ -12,7 +12,7 @@ import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { registerHttpHooks } from './common/http/http-hooks';
 import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig, HttpConfig } from './config/env';
-import { RawRedirectFront, RequestListener } from './redirect/raw-redirect-front';
+import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
 import { RedirectHandler } from './redirect/redirect.handler';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -37,13 +37,13 @@ export async function createApp(
   extras: AppExtras = {},
 ): Promise<NestFastifyApplication> {
   const isTrusted = compileTrustProxy(config.http.trustProxy);
-  const rawRedirects = new RawRedirectFront({
+  const redirectFronts = new RedirectFronts({
     requireHttps: config.http.requireHttps,
     isTrusted,
   });
   const adapter = new FastifyAdapter({
     serverFactory: (fastifyListener: RequestListener, options: Record<string, unknown>) =>
-      rawRedirects.createServer(fastifyListener, options),
+      redirectFronts.createServer(fastifyListener, options),
     trustProxy: isTrusted,
     genReqId: () => newUlid(),
     requestIdHeader: false,
@@ -60,10 +60,8 @@ export async function createApp(
       logger: NEST_LOG_LEVELS[config.http.logLevel],
     },
   );
-  // The edge redirect lives outside /v1, with no guard, pipe or interceptor: plain clicks are
-  // served by the raw front, the rest by a bare Fastify route.
-  app.get(RedirectHandler).register(adapter.getInstance(), isTrusted);
-  rawRedirects.attach(app.get(RedirectHandler));
+  // The edge redirect lives outside /v1, with no guard, pipe or interceptor.
+  redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new ValidationPipe({

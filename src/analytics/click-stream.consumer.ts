@@ -78,8 +78,7 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * but not yet written stay pending until written or claimed again.
    */
   private async drainBacklog(): Promise<void> {
-    const readNext = () =>
-      this.read({ claim: performance.now() - this.lastClaimMs >= this.config.claimIdleMs / 2 });
+    const readNext = () => this.read({ claim: this.isClaimDue() });
     let next: Promise<StreamBatch[]> | null = readNext();
     while (next !== null) {
       const batches: StreamBatch[] = await next;
@@ -94,11 +93,15 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Reads new entries from every stream and, with `claim`, first takes over entries another
-   * worker left idle. The background loop claims twice per `claimIdleMs`, not on every pass:
-   * XAUTOCLAIM walks the pending list, and under a backlog passes run back to back while
-   * the edge waits on the same Redis.
+   * The background loop claims twice per `claimIdleMs`, not on every pass: XAUTOCLAIM walks
+   * the pending list, and under a backlog passes run back to back while the edge waits on the
+   * same Redis.
    */
+  private isClaimDue(): boolean {
+    return performance.now() - this.lastClaimMs >= this.config.claimIdleMs / 2;
+  }
+
+  /** Reads new entries from every stream and, with `claim`, first takes over idle ones. */
   private async read({ claim }: { claim: boolean }): Promise<StreamBatch[]> {
     if (!this.hasGroups) await this.ensureGroups();
     if (claim) this.lastClaimMs = performance.now();

@@ -61,7 +61,7 @@ export class FxService {
 
   /** The rates routing uses, with isStale as of now. 503 FX_DATA_UNAVAILABLE when there are none. */
   async getLatestSnapshot(): Promise<FxSnapshot> {
-    return this.peekSnapshot() ?? this.snapshotFor(await this.currentRowOrThrow());
+    return this.snapshotFor(await this.currentRowOrThrow());
   }
 
   /**

@@ -208,6 +208,7 @@ export class RedisKvStore extends KvStore {
    * bound: the group's oldest pending entry, or, when none is pending, the entry after the
    * last one delivered. Read in that order, every entry below the bound was delivered and is
    * no longer pending, so it is acknowledged and stays so (only pending entries are claimed).
+   * This holds for streams that one consumer group reads, as the click streams are.
    */
   async ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;

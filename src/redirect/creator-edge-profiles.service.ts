@@ -34,8 +34,6 @@ const REFRESH_CHUNK = 1_000;
 interface CachedProfile {
   profile: CreatorEdgeProfile | null;
   loadedAtMs: number;
-  /** Clicked since the last refresh: only these are refreshed. */
-  isInUse: boolean;
 }
 
 interface ProfileRow {
@@ -69,6 +67,11 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
   private readonly logger = new Logger(CreatorEdgeProfilesService.name);
   private readonly cache = new LRUCache<string, CachedProfile>({ max: 100_000 });
   private readonly loading = new Map<string, Promise<CreatorEdgeProfile | null>>();
+  /**
+   * Creators clicked since the last refresh, the only ones refreshed: the refresh then costs
+   * the event loop what the last second's clicks touched, not a walk over every cached profile.
+   */
+  private readonly inUse = new Set<string>();
   private readonly accountTags = new Map<string, string>();
   private nextAccountTag = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -97,7 +100,7 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
   find(creatorId: string): CreatorEdgeProfile | null | Promise<CreatorEdgeProfile | null> {
     const cached = this.cache.get(creatorId);
     if (cached !== undefined && this.clock.nowMs() - cached.loadedAtMs < PROFILE_MAX_AGE_MS) {
-      cached.isInUse = true;
+      this.inUse.add(creatorId);
       return cached.profile;
     }
     return this.loadOne(creatorId, cached);
@@ -105,14 +108,11 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
 
   /** Reads every profile clicked since the last pass; one statement per thousand creators. */
   async refreshInUse(): Promise<void> {
-    if (this.refreshing !== null) return;
-    const ids: string[] = [];
-    for (const [creatorId, cached] of this.cache.entries()) {
-      if (!cached.isInUse) continue;
-      cached.isInUse = false;
-      ids.push(creatorId);
-    }
-    if (ids.length === 0) return;
+    // A refresh under way read its creators before the latest clicks: wait, then read these.
+    while (this.refreshing !== null) await this.refreshing;
+    if (this.inUse.size === 0) return;
+    const ids = [...this.inUse];
+    this.inUse.clear();
     this.refreshing = (async () => {
       for (let start = 0; start < ids.length; start += REFRESH_CHUNK) {
         await this.load(ids.slice(start, start + REFRESH_CHUNK));
@@ -137,7 +137,8 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
           // again from memory while the refresh timer keeps trying.
           if (stale === undefined) throw error;
           this.warnRefreshFailed(error);
-          this.cache.set(creatorId, { ...stale, loadedAtMs: this.clock.nowMs(), isInUse: true });
+          this.cache.set(creatorId, { ...stale, loadedAtMs: this.clock.nowMs() });
+          this.inUse.add(creatorId);
           return stale.profile;
         })
         .finally(() => this.loading.delete(creatorId));
@@ -152,8 +153,7 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
     const loadedAtMs = this.clock.nowMs();
     const found = new Map(rows.map((row) => [row.creator_id, this.toProfile(row)]));
     for (const creatorId of creatorIds) {
-      const isInUse = this.cache.get(creatorId)?.isInUse ?? false;
-      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null, loadedAtMs, isInUse });
+      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null, loadedAtMs });
     }
   }
 

@@ -1,10 +1,15 @@
+import { ErrorBody, UNEXPECTED_ERROR_MESSAGE } from '../common/errors/all-exceptions.filter';
+import { ErrorCode } from '../common/errors/error-code';
+
 /** What GET /r/:linkId answers, before it is written to Fastify's reply or to node:http's. */
 export type EdgeAnswer =
   /** 302 to `location`: the routed URL, or the original one for bots, quota and passthrough. */
   | { kind: 'redirect'; location: string }
   /** 429 over an edge limit: the original URL in Location and in a small page with a link. */
   | { kind: 'too_many_requests'; location: string; retryAfterSeconds: number }
-  | { kind: 'not_found' };
+  | { kind: 'not_found' }
+  /** The raw front's answer to an unexpected error (Fastify's route has the exceptions filter). */
+  | { kind: 'internal_error' };
 
 export interface RenderedEdgeAnswer {
   status: number;
@@ -41,13 +46,22 @@ export function renderEdgeAnswer(answer: EdgeAnswer, requestId: string): Rendere
       };
     }
     case 'not_found':
-      return {
-        status: 404,
-        headers: { 'cache-control': NO_STORE, 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({
-          success: false,
-          error: { code: 'LINK_NOT_FOUND', message: 'No such link.', requestId },
-        }),
-      };
+      return errorAnswer(404, ErrorCode.LINK_NOT_FOUND, 'No such link.', requestId);
+    case 'internal_error':
+      return errorAnswer(500, ErrorCode.INTERNAL_ERROR, UNEXPECTED_ERROR_MESSAGE, requestId);
   }
+}
+
+function errorAnswer(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+): RenderedEdgeAnswer {
+  const body: ErrorBody = { success: false, error: { code, message, requestId } };
+  return {
+    status,
+    headers: { 'cache-control': NO_STORE, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(body),
+  };
 }

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { newUlid } from '../common/ids';
 import { billingPeriodOf } from '../account/billing-period';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import { Clock } from '../common/clock';
-import type { TrustFunction } from '../common/http/trust-proxy';
 import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
 import { FxService } from '../fx/fx.service';
@@ -16,7 +14,7 @@ import { KvStore } from '../kv/kv-store';
 import { MerchantsService } from '../merchants/merchants.service';
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
-import { EdgeAnswer, renderEdgeAnswer } from './edge-answer';
+import type { EdgeAnswer } from './edge-answer';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from './link-routing-record';
 import { EdgeVisitor, readVisitor } from './visitor-context';
@@ -32,8 +30,8 @@ export interface EdgeRequest {
   linkId: string;
   isHead: boolean;
   headers: IncomingHttpHeaders;
-  /** The TCP peer: edge headers are believed only when it is a trusted proxy. */
-  peerAddress: string;
+  /** The TCP peer is a trusted proxy: only then are the edge headers believed. */
+  isFromTrustedProxy: boolean;
   /** The client as TRUST_PROXY resolves X-Forwarded-For: the per-IP window's key. */
   clientIp: string;
 }
@@ -42,16 +40,13 @@ export interface EdgeRequest {
  * GET /r/:linkId, the visitor-facing hot path: record from cache -> visitor context -> route
  * (memoised engine decision) -> one Redis script that applies the edge limits and the quota
  * and records the click -> 302. Bots, link previews and HEAD requests go to the original URL
- * and touch nothing. It has two fronts with the same answers: RawRedirectFront serves
- * plain GET/HEAD requests straight from node:http, and a bare Fastify route (no Nest guard,
- * pipe or interceptor) serves the rest (see raw-redirect-front.ts).
+ * and touch nothing. The HTTP side, a raw node:http front and a bare Fastify route, is
+ * RedirectFronts (redirect-fronts.ts).
  */
 @Injectable()
 export class RedirectHandler {
   private readonly logger = new Logger('Redirect');
   private readonly router = new ClickRouter();
-  /** The app's TRUST_PROXY function, the one Fastify uses for request.ip (see register). */
-  private isTrusted: TrustFunction = () => false;
   private lastKvWarningMs = 0;
 
   constructor(
@@ -65,22 +60,6 @@ export class RedirectHandler {
     private readonly clickCounts: ClickCountsService,
   ) {}
 
-  /** Mounts GET (and HEAD) /r/:linkId; edge headers are believed from peers `isTrusted` accepts. */
-  register(fastify: FastifyInstance, isTrusted: TrustFunction): void {
-    this.isTrusted = isTrusted;
-    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', async (request, reply) => {
-      const answer = await this.answer({
-        linkId: request.params.linkId,
-        isHead: request.method === 'HEAD',
-        headers: request.headers,
-        peerAddress: request.socket.remoteAddress ?? '',
-        clientIp: request.ip,
-      });
-      const rendered = renderEdgeAnswer(answer, String(request.id));
-      return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
-    });
-  }
-
   async answer(request: EdgeRequest): Promise<EdgeAnswer> {
     // The caches answer synchronously when warm; `await` only when a lookup is really pending.
     const found = this.records.find(request.linkId);
@@ -92,7 +71,7 @@ export class RedirectHandler {
         country: headerValue(request.headers[this.config.countryHeader]),
         botScore: headerValue(request.headers[this.config.botScoreHeader]),
       },
-      this.isTrusted(request.peerAddress, 0),
+      request.isFromTrustedProxy,
       request.isHead,
     );
     // Bots and previews: the original URL, no routing, no count, no limit touched.

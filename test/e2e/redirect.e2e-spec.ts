@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { CreatorsService } from '../../src/account/creators.service';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
+import { CreatorEdgeProfilesService } from '../../src/redirect/creator-edge-profiles.service';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
@@ -217,6 +218,19 @@ describe('Edge redirector (e2e)', () => {
     });
     await drain();
     expect(await clickRows(link.linkId)).toHaveLength(2);
+  });
+
+  it('should apply a creator’s plan change to its clicks at the next profile refresh', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher', includedClicks: 1 });
+    const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
+    expect((await click(link.linkId)).headers.location).toBe(link.routedUrl);
+    await t.app.get(CreatorsService).update(creator.creatorId, { planId: 'free' });
+    await click(link.linkId); // served from the profile in memory, whichever plan it holds
+    await t.app.get(CreatorEdgeProfilesService).refreshInUse();
+    // Free now: the quota of one is used up, so the visitor gets the original URL, uncounted.
+    const capped = await click(link.linkId);
+    expect(capped.headers.location).toBe(AMAZON_URL);
+    await t.app.get(CreatorsService).update(creator.creatorId, { planId: 'publisher' });
   });
 
   it('should count a paid creator’s clicks over quota as overage', async () => {

@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorDetails } from './app-error';
 import { ErrorCode } from './error-code';
 
+/** What every unexpected error answers; its stack goes to the log only. */
+export const UNEXPECTED_ERROR_MESSAGE = 'An unexpected error occurred.';
+
 export interface ErrorBody {
   success: false;
   error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };
@@ -43,7 +46,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       `Unexpected error on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]`,
       exception instanceof Error ? exception.stack : String(exception),
     );
-    return new AppError(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred.');
+    return new AppError(ErrorCode.INTERNAL_ERROR, UNEXPECTED_ERROR_MESSAGE);
   }
 }
 

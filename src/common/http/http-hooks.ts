@@ -16,7 +16,7 @@ const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 /**
  * Request-level HTTP behaviour that is not a route's business: the X-Request-Id on every
  * answer, the HTTPS redirect behind a trusted proxy, and CORS (Authentication item 9).
- * Plain clicks on /r/ never reach these hooks: RawRedirectFront answers them and adds the
+ * Plain clicks on /r/ never reach these hooks: RedirectFronts answers them and adds the
  * same X-Request-Id and Vary: Origin itself, and leaves it to Fastify (so to these hooks)
  * whenever CORS or the HTTPS redirect could apply.
  */

@@ -1,19 +1,20 @@
+import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { EdgeAnswer } from './edge-answer';
-import { RawRedirectFront } from './raw-redirect-front';
+import { RedirectFronts } from './redirect-fronts';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
 
 /**
- * The front's own job, on a real server: which requests it answers and which it leaves to
- * Fastify (here a fallback that answers 299), and what it writes. The redirect's rules are
- * RedirectHandler's, tested end to end in test/e2e/redirect.e2e-spec.ts.
+ * The raw front's own job, on a real server: which requests it answers and which it leaves
+ * to Fastify (here a fallback that answers 299), and what it writes. The redirect's rules
+ * and the Fastify route are tested end to end in test/e2e/redirect.e2e-spec.ts.
  */
-describe(RawRedirectFront.name, () => {
+describe(RedirectFronts.name, () => {
   const LINK_ID = '01HZX3J5Q8ZQ2T0W1V6S8K4N2M';
   let server: Server;
   let baseUrl: string;
-  let front: RawRedirectFront;
+  let front: RedirectFronts;
   const seen: EdgeRequest[] = [];
   let nextAnswer: () => Promise<EdgeAnswer>;
 
@@ -25,7 +26,7 @@ describe(RawRedirectFront.name, () => {
   } as unknown as RedirectHandler;
 
   const start = async (options: { requireHttps: boolean }, fastifyOptions = {}) => {
-    front = new RawRedirectFront({ ...options, isTrusted: (address) => address === '127.0.0.1' });
+    front = new RedirectFronts({ ...options, isTrusted: (address) => address === '127.0.0.1' });
     server = front.createServer((_request, response) => {
       response.writeHead(299, { 'x-served-by': 'fastify' });
       response.end();
@@ -36,9 +37,17 @@ describe(RawRedirectFront.name, () => {
 
   beforeEach(() => {
     seen.length = 0;
+    fastifyRoutes.length = 0;
     nextAnswer = () => Promise.resolve({ kind: 'redirect', location: 'https://shop.example/p' });
   });
   afterEach(() => new Promise((resolve) => server.close(resolve)));
+
+  /** Attaches the handler; the Fastify side only records the route it is given. */
+  const fastifyRoutes: string[] = [];
+  const attach = () =>
+    front.attach(handler, {
+      get: (path: string) => fastifyRoutes.push(path),
+    } as unknown as FastifyInstance);
 
   const get = (path: string, init: RequestInit = {}) =>
     fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init });
@@ -46,13 +55,14 @@ describe(RawRedirectFront.name, () => {
   it('should leave every request to Fastify until a handler is attached', async () => {
     await start({ requireHttps: false });
     expect((await get(`/r/${LINK_ID}`)).status).toBe(299);
-    front.attach(handler);
+    attach();
+    expect(fastifyRoutes).toEqual(['/r/:linkId']);
     expect((await get(`/r/${LINK_ID}`)).status).toBe(302);
   });
 
   it('should answer plain GET and HEAD clicks itself, with the client address TRUST_PROXY gives', async () => {
     await start({ requireHttps: false });
-    front.attach(handler);
+    attach();
     const response = await get(`/r/${LINK_ID}?utm_source=x`, {
       headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'UA' },
     });
@@ -61,9 +71,20 @@ describe(RawRedirectFront.name, () => {
     expect(response.headers.get('vary')).toBe('Origin');
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9A-Z]{26}$/);
     expect((await get(`/r/${LINK_ID.toLowerCase()}`, { method: 'HEAD' })).status).toBe(302);
-    expect(seen.map(({ linkId, isHead, clientIp }) => ({ linkId, isHead, clientIp }))).toEqual([
-      { linkId: LINK_ID, isHead: false, clientIp: '203.0.113.9' },
-      { linkId: LINK_ID.toLowerCase(), isHead: true, clientIp: '127.0.0.1' },
+    const facts = seen.map(({ linkId, isHead, isFromTrustedProxy, clientIp }) => ({
+      linkId,
+      isHead,
+      isFromTrustedProxy,
+      clientIp,
+    }));
+    expect(facts).toEqual([
+      { linkId: LINK_ID, isHead: false, isFromTrustedProxy: true, clientIp: '203.0.113.9' },
+      {
+        linkId: LINK_ID.toLowerCase(),
+        isHead: true,
+        isFromTrustedProxy: true,
+        clientIp: '127.0.0.1',
+      },
     ]);
     expect(seen[0].headers['user-agent']).toBe('UA');
   });
@@ -76,7 +97,7 @@ describe(RawRedirectFront.name, () => {
     ['an Origin (CORS)', `/r/${LINK_ID}`, { headers: { origin: 'https://app.example' } }],
   ])('should leave a request with %s to Fastify', async (_case, path, init) => {
     await start({ requireHttps: false });
-    front.attach(handler);
+    attach();
     const response = await get(path, init);
     expect(response.status).toBe(299);
     expect(seen).toHaveLength(0);
@@ -84,7 +105,7 @@ describe(RawRedirectFront.name, () => {
 
   it('should leave a click with X-Forwarded-Proto to Fastify only when HTTPS is required', async () => {
     await start({ requireHttps: true });
-    front.attach(handler);
+    attach();
     const headers = { 'x-forwarded-proto': 'http' };
     expect((await get(`/r/${LINK_ID}`, { headers })).status).toBe(299);
     expect((await get(`/r/${LINK_ID}`)).status).toBe(302);
@@ -92,7 +113,7 @@ describe(RawRedirectFront.name, () => {
 
   it('should answer 500 with the error envelope when the handler fails', async () => {
     await start({ requireHttps: false });
-    front.attach(handler);
+    attach();
     nextAnswer = () => Promise.reject(new Error('boom'));
     const response = await get(`/r/${LINK_ID}`);
     expect(response.status).toBe(500);
@@ -100,7 +121,7 @@ describe(RawRedirectFront.name, () => {
       success: false,
       error: {
         code: 'INTERNAL_ERROR',
-        message: 'Internal error.',
+        message: 'An unexpected error occurred.',
         requestId: response.headers.get('x-request-id'),
       },
     });
@@ -108,7 +129,7 @@ describe(RawRedirectFront.name, () => {
 
   it('should write a 429 with its page and no body on HEAD', async () => {
     await start({ requireHttps: false });
-    front.attach(handler);
+    attach();
     nextAnswer = () =>
       Promise.resolve({
         kind: 'too_many_requests',

@@ -1,0 +1,117 @@
+import { Logger } from '@nestjs/common';
+import proxyaddr from '@fastify/proxy-addr';
+import type { FastifyInstance } from 'fastify';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { newUlid } from '../common/ids';
+import type { TrustFunction } from '../common/http/trust-proxy';
+import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
+import type { EdgeRequest, RedirectHandler } from './redirect.handler';
+
+/** A plain visitor click: /r/ and an id of letters and digits (ULIDs, in either case). */
+const PLAIN_CLICK_PATH = /^\/r\/([0-9A-Za-z]{1,64})(?:\?|$)/;
+
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The HTTP side of GET /r/:linkId, outside /v1 and without Nest guards, pipes or
+ * interceptors, in two fronts over the same RedirectHandler. Plain GET and HEAD clicks are
+ * answered straight from node:http, ahead of Fastify's routing, hooks and reply machinery,
+ * which cost about a quarter of a click's CPU in `npm run bench`. Every other request to /r/
+ * goes to a bare Fastify route: clicks that need what a Fastify hook does (CORS for a request
+ * with an Origin, the HTTPS redirect behind a proxy) and ids that need decoding. The raw
+ * front's answers carry the headers those hooks add to every answer: X-Request-Id and
+ * Vary: Origin (http-hooks.ts).
+ */
+export class RedirectFronts {
+  private readonly logger = new Logger('Redirect');
+  private handler: RedirectHandler | null = null;
+
+  constructor(private readonly options: { requireHttps: boolean; isTrusted: TrustFunction }) {}
+
+  /** Fastify's `serverFactory`: a node:http server that sends plain clicks here first. */
+  createServer(fastifyListener: RequestListener, fastifyOptions: Record<string, unknown>): Server {
+    const server = createServer((request, response) => {
+      const linkId = this.handler === null ? null : this.plainClickLinkId(request);
+      if (linkId === null) fastifyListener(request, response);
+      else this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
+    });
+    // What Fastify sets on the servers it creates (fastify/lib/server.js), from its resolved
+    // options (defaults included).
+    const option = (name: string): number | undefined => {
+      const value = fastifyOptions[name];
+      return typeof value === 'number' ? value : undefined;
+    };
+    server.keepAliveTimeout = option('keepAliveTimeout') ?? server.keepAliveTimeout;
+    server.requestTimeout = option('requestTimeout') ?? server.requestTimeout;
+    server.setTimeout(option('connectionTimeout') ?? 0);
+    const maxRequestsPerSocket = option('maxRequestsPerSocket') ?? 0;
+    if (maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket;
+    return server;
+  }
+
+  /**
+   * Mounts the Fastify route and starts the raw front; until then every request goes to
+   * Fastify (which answers 404 for /r/ before boot).
+   */
+  attach(handler: RedirectHandler, fastify: FastifyInstance): void {
+    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', async (request, reply) => {
+      const answer = await handler.answer(
+        this.edgeRequest(request.params.linkId, request.raw, request.ip),
+      );
+      const rendered = renderEdgeAnswer(answer, String(request.id));
+      return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
+    });
+    this.handler = handler;
+  }
+
+  private plainClickLinkId(request: IncomingMessage): string | null {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+    const match = PLAIN_CLICK_PATH.exec(request.url ?? '');
+    if (match === null) return null;
+    if (request.headers.origin !== undefined) return null;
+    if (this.options.requireHttps && request.headers['x-forwarded-proto'] !== undefined) {
+      return null;
+    }
+    return match[1];
+  }
+
+  /** Edge headers are believed only from a trusted proxy; the client is TRUST_PROXY's. */
+  private edgeRequest(linkId: string, request: IncomingMessage, clientIp: string): EdgeRequest {
+    return {
+      linkId,
+      isHead: request.method === 'HEAD',
+      headers: request.headers,
+      isFromTrustedProxy: this.options.isTrusted(request.socket.remoteAddress ?? '', 0),
+      clientIp,
+    };
+  }
+
+  private serveRaw(
+    handler: RedirectHandler,
+    linkId: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): void {
+    const requestId = newUlid();
+    const clientIp = proxyaddr(request, this.options.isTrusted);
+    handler.answer(this.edgeRequest(linkId, request, clientIp)).then(
+      (answer) => write(response, answer, requestId),
+      (error: unknown) => {
+        this.logger.error(`GET /r/${linkId} failed (request ${requestId})`, error);
+        write(response, INTERNAL_ERROR, requestId);
+      },
+    );
+  }
+}
+
+const INTERNAL_ERROR: EdgeAnswer = { kind: 'internal_error' };
+
+function write(response: ServerResponse, answer: EdgeAnswer, requestId: string): void {
+  const rendered: RenderedEdgeAnswer = renderEdgeAnswer(answer, requestId);
+  response.writeHead(rendered.status, {
+    ...rendered.headers,
+    'x-request-id': requestId,
+    vary: 'Origin',
+  });
+  response.end(rendered.body);
+}
