@@ -3,6 +3,7 @@ import { Merchants1763850000000 } from './1763850000000-merchants';
 import { FxRates1763900000000 } from './1763900000000-fx-rates';
 import { Links1763950000000 } from './1763950000000-links';
 import { Clicks1764000000000 } from './1764000000000-clicks';
+import { SerialisedLinkUrls1764100000000 } from './1764100000000-serialised-link-urls';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   FxRates1763900000000,
   Links1763950000000,
   Clicks1764000000000,
+  SerialisedLinkUrls1764100000000,
 ];

@@ -1,5 +1,6 @@
 import { LogLevel, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { newUlid } from './common/ids';
@@ -9,13 +10,13 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorCode } from './common/errors/error-code';
 import { toValidationDetails } from './common/errors/validation-details';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
+import { answerClientError, answerUndecodablePath } from './common/http/client-errors';
 import { registerHttpHooks } from './common/http/http-hooks';
+import { BODY_LIMIT_BYTES, depthBoundJsonParser } from './common/http/json-body';
 import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig, HttpConfig } from './config/env';
 import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
 import { RedirectHandler } from './redirect/redirect.handler';
-
-const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const NEST_LOG_LEVELS: Record<HttpConfig['logLevel'], LogLevel[]> = {
   fatal: ['fatal'],
@@ -48,11 +49,14 @@ export async function createApp(
     genReqId: () => newUlid(),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerUndecodablePath,
     // Any id, however long, is looked up (and answered 404), not refused by the router.
     routerOptions: { maxParamLength: 4096 },
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
+  const jsonParser = depthBoundJsonParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, extras),
     adapter,
@@ -60,6 +64,7 @@ export async function createApp(
       logger: NEST_LOG_LEVELS[config.http.logLevel],
     },
   );
+  app.useBodyParser<Server>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonParser);
   // The edge redirect lives outside /v1, with no guard, pipe or interceptor.
   redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
   app.setGlobalPrefix('v1');

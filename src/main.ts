@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
+import { installProcessGuards } from './common/process-guards';
 import { ConfigError, loadConfig } from './config/env';
 import { migrate, seed, withDataSource } from './database/database-tasks';
 import { openDatabase } from './database/open-database';
@@ -11,6 +12,7 @@ import { openDatabase } from './database/open-database';
  */
 async function main(): Promise<void> {
   const logger = new Logger('Main');
+  installProcessGuards();
   const config = loadConfig();
   const database = await openDatabase(config.database);
   if (config.database.url === null) {

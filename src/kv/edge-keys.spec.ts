@@ -27,6 +27,23 @@ describe(edgeKeysOf.name, () => {
     expect(a.creatorWindow).toBe(b.creatorWindow);
     expect(a.ipWindow).not.toBe(c.ipWindow);
   });
+
+  it('should share one per-IP window across an IPv6 /64 and between an IPv4 address and its mapped form', () => {
+    const creatorId = '01JH2Z8Q6N3V4W5X6Y7Z8A9BCD';
+    const ipWindowOf = (ip: string) => edgeKeysOf(creatorId, ip, '2026-11').ipWindow;
+    expect(ipWindowOf('2001:db8:1:2::1')).toBe(ipWindowOf('2001:db8:1:2:a:b:c:d'));
+    expect(ipWindowOf('2001:db8:1:2::1')).not.toBe(ipWindowOf('2001:db8:1:3::1'));
+    expect(ipWindowOf('::ffff:203.0.113.1')).toBe(ipWindowOf('203.0.113.1'));
+  });
+
+  it('should put every click’s keys in one hash slot for IPv6 and unparsable addresses too', () => {
+    fc.assert(
+      fc.property(ulid, fc.oneof(fc.ipV6(), fc.string()), periodId, (creatorId, ip, period) => {
+        const tags = new Set(Object.values(edgeKeysOf(creatorId, ip, period)).map(hashTagOf));
+        expect(tags).toEqual(new Set([`e${edgeShardOf(creatorId)}`]));
+      }),
+    );
+  });
 });
 
 describe(quotaCounterKey.name, () => {

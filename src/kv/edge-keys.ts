@@ -1,9 +1,12 @@
+import { clientAddressKey } from './client-address-key';
+
 /**
  * Keys of the edge redirector. A click's keys (per-IP window, creator window, quota counter,
  * click stream) share one hash tag, the creator's shard, so a single Lua script admits and
  * records a click atomically and the same code runs on Redis Cluster (DESIGN section 3).
  * The per-IP window is therefore kept per creator: an address hammering one creator's links
- * is stopped at 200/min without a second round trip.
+ * is stopped at 200/min without a second round trip. An IPv6 address counts by its /64
+ * (client-address-key.ts), so rotating the interface bits buys no fresh window.
  */
 export const EDGE_SHARDS = 16;
 
@@ -29,7 +32,7 @@ export function edgeKeysOf(creatorId: string, clientIp: string, periodId: string
   const shard = edgeShardOf(creatorId);
   const tag = tagOf(shard);
   return {
-    ipWindow: `edge:${tag}:ip:${creatorId}:${clientIp}`,
+    ipWindow: `edge:${tag}:ip:${creatorId}:${clientAddressKey(clientIp)}`,
     creatorWindow: `edge:${tag}:cr:${creatorId}`,
     quota: quotaKeyIn(tag, creatorId, periodId),
     stream: clickStreamKey(shard),

@@ -40,7 +40,7 @@ export class LinkEntity {
   @Column({ type: 'varchar', length: 300 })
   title: string;
 
-  /** As entered, byte for byte: passthrough serves exactly this. */
+  /** As entered, in its WHATWG serialisation (is-https-url.ts): passthrough serves exactly this. */
   @Column({ name: 'original_url', type: 'varchar', length: 4096 })
   originalUrl: string;
 

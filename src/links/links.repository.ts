@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { isUlid } from '../common/ids';
+import { normaliseLinkId } from '../common/ids';
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
 
@@ -24,9 +24,10 @@ export class LinksRepository {
   }
 
   /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
-  findLiveForCreator(creatorId: string, linkId: string): Promise<LinkEntity | null> {
+  findLiveForCreator(creatorId: string, typedLinkId: string): Promise<LinkEntity | null> {
     // Any other string names no link (and may hold a NUL PostgreSQL refuses).
-    if (!isUlid(linkId)) return Promise.resolve(null);
+    const linkId = normaliseLinkId(typedLinkId);
+    if (linkId === null) return Promise.resolve(null);
     return this.links
       .createQueryBuilder('link')
       .where('link.id = :linkId AND link.creator_id = :creatorId AND link.deleted_at IS NULL', {

@@ -133,7 +133,7 @@ export class LinksService {
     link.deletedAt = new Date(this.clock.nowMs());
     await this.links.save(link);
     await this.events.changed(link);
-    return { linkId, deleted: true };
+    return { linkId: link.id, deleted: true };
   }
 
   private async findOrThrow(creatorId: string, linkId: string): Promise<LinkEntity> {

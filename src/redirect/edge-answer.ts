@@ -19,6 +19,32 @@ export interface RenderedEdgeAnswer {
 
 const NO_STORE = 'private, no-store';
 
+/** What a Location header may carry as it is: printable ASCII, no space. */
+const HEADER_SAFE = /^[\x21-\x7e]*$/;
+
+/**
+ * Stored URLs are kept in their WHATWG serialisation, which is always header-safe; this is
+ * the last line of defence for a record cached before that rule (or any future slip): a
+ * location node:http would refuse is re-serialised, or percent-encoded where it cannot parse.
+ * One regular-expression test per redirect.
+ */
+export function toHeaderSafeLocation(location: string): string {
+  if (HEADER_SAFE.test(location)) return location;
+  try {
+    const href = new URL(location).href;
+    if (HEADER_SAFE.test(href)) return href;
+  } catch {
+    // Not a URL at all: fall through to percent-encoding.
+  }
+  return location.replace(/[^\x21-\x7e]/gu, percentEncodeUtf8);
+}
+
+/** %XX per UTF-8 byte (a lone surrogate becomes U+FFFD's bytes, as the URL parser does). */
+const percentEncodeUtf8 = (char: string): string =>
+  [...Buffer.from(char, 'utf8')]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -28,16 +54,17 @@ export function renderEdgeAnswer(answer: EdgeAnswer, requestId: string): Rendere
     case 'redirect':
       return {
         status: 302,
-        headers: { location: answer.location, 'cache-control': NO_STORE },
+        headers: { location: toHeaderSafeLocation(answer.location), 'cache-control': NO_STORE },
         body: '',
       };
     case 'too_many_requests': {
       // Browsers do not follow Location on a 429, so the body carries the link too.
-      const href = escapeHtml(answer.location);
+      const location = toHeaderSafeLocation(answer.location);
+      const href = escapeHtml(location);
       return {
         status: 429,
         headers: {
-          location: answer.location,
+          location,
           'cache-control': NO_STORE,
           'retry-after': String(answer.retryAfterSeconds),
           'content-type': 'text/html; charset=utf-8',

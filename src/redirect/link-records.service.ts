@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { IsNull, Repository } from 'typeorm';
-import { isUlid } from '../common/ids';
+import { normaliseLinkId } from '../common/ids';
 import { KvStore } from '../kv/kv-store';
 import { LinkEntity } from '../links/link.entity';
 import { LinkEventsService } from '../links/link-events.service';
@@ -52,7 +52,10 @@ export class LinkRecordsService implements OnModuleInit {
    * The record, or null for an unknown or deleted link. A value, not a promise, when the
    * record is in process, so the redirect's common path does not wait a microtask for it.
    */
-  find(linkId: string): LinkRoutingRecord | null | Promise<LinkRoutingRecord | null> {
+  find(typedLinkId: string): LinkRoutingRecord | null | Promise<LinkRoutingRecord | null> {
+    // One spelling per link before any cache: a string that cannot be an id costs nothing.
+    const linkId = normaliseLinkId(typedLinkId);
+    if (linkId === null) return null;
     const cached = this.local.get(linkId);
     if (cached !== undefined) return cached === 'missing' ? null : cached;
     return this.load(linkId);
@@ -65,7 +68,7 @@ export class LinkRecordsService implements OnModuleInit {
     return record;
   }
 
-  /** Called on every change or deletion of a link. */
+  /** Called on every change or deletion of a link (with its id as stored: the one spelling). */
   async evict(linkId: string): Promise<void> {
     this.local.delete(linkId);
     await this.store.deleteKeys([redisKeyOf(linkId)]);
@@ -78,11 +81,7 @@ export class LinkRecordsService implements OnModuleInit {
   }
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
-    // ULIDs are case-insensitive for visitors typing a link; an id that cannot be one is not
-    // worth a query.
-    const id = linkId.toUpperCase();
-    if (!isUlid(id)) return null;
-    const link = await this.links.findOneBy({ id, deletedAt: IsNull() });
+    const link = await this.links.findOneBy({ id: linkId, deletedAt: IsNull() });
     if (link === null) return null;
     const record = toLinkRoutingRecord(link);
     await this.store

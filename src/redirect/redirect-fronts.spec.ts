@@ -127,6 +127,33 @@ describe(RedirectFronts.name, () => {
     });
   });
 
+  it('should answer 500 in the envelope and keep serving when writing the answer throws', async () => {
+    await start({ requireHttps: false });
+    attach();
+    // An answer node:http cannot write (renderEdgeAnswer knows no such kind): the write throws.
+    nextAnswer = () => Promise.resolve({ kind: 'unknown' } as unknown as EdgeAnswer);
+    const response = await get(`/r/${LINK_ID}`);
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'INTERNAL_ERROR',
+    );
+    nextAnswer = () => Promise.resolve({ kind: 'redirect', location: 'https://shop.example/p' });
+    expect((await get(`/r/${LINK_ID}`)).status).toBe(302);
+  });
+
+  it('should write a header-safe Location for a URL with raw non-ASCII and control characters', async () => {
+    await start({ requireHttps: false });
+    attach();
+    nextAnswer = () =>
+      Promise.resolve({ kind: 'redirect', location: 'https://shop.example/p?kw=café€\r\nX-A: 1' });
+    const response = await get(`/r/${LINK_ID}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(
+      'https://shop.example/p?kw=caf%C3%A9%E2%82%ACX-A:%201',
+    );
+    expect(response.headers.get('x-a')).toBeNull();
+  });
+
   it('should write a 429 with its page and no body on HEAD', async () => {
     await start({ requireHttps: false });
     attach();

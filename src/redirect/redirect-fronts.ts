@@ -54,13 +54,34 @@ export class RedirectFronts {
    * Fastify (which answers 404 for /r/ before boot).
    */
   attach(handler: RedirectHandler, fastify: FastifyInstance): void {
-    fastify.get<{ Params: { linkId: string } }>('/r/:linkId', async (request, reply) => {
-      const answer = await handler.answer(
-        this.edgeRequest(request.params.linkId, request.raw, request.ip),
-      );
-      const rendered = renderEdgeAnswer(answer, String(request.id));
-      return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
-    });
+    fastify.get<{ Params: { linkId: string } }>(
+      '/r/:linkId',
+      {
+        // This route lives outside Nest, so Nest's exception filter never sees its errors:
+        // answer them in the project's envelope here, never in Fastify's own error shape.
+        errorHandler: (error, request, reply) => {
+          const status = clientErrorStatusOf(error);
+          if (status === undefined) {
+            this.logger.error(
+              `${request.method} /r/ failed (request ${String(request.id)})`,
+              error,
+            );
+          }
+          const rendered = renderEdgeAnswer(
+            status === undefined ? INTERNAL_ERROR : { kind: 'not_found' },
+            String(request.id),
+          );
+          void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
+        },
+      },
+      async (request, reply) => {
+        const answer = await handler.answer(
+          this.edgeRequest(request.params.linkId, request.raw, request.ip),
+        );
+        const rendered = renderEdgeAnswer(answer, String(request.id));
+        return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
+      },
+    );
     this.handler = handler;
   }
 
@@ -93,18 +114,52 @@ export class RedirectFronts {
     response: ServerResponse,
   ): void {
     const requestId = newUlid();
-    const clientIp = proxyaddr(request, this.options.isTrusted);
-    handler.answer(this.edgeRequest(linkId, request, clientIp)).then(
-      (answer) => write(response, answer, requestId),
-      (error: unknown) => {
-        this.logger.error(`GET /r/${linkId} failed (request ${requestId})`, error);
-        write(response, INTERNAL_ERROR, requestId);
-      },
-    );
+    const fail = (error: unknown): void => {
+      this.logger.error(`${request.method} /r/${linkId} failed (request ${requestId})`, error);
+      writeSafely(response, INTERNAL_ERROR, requestId, this.logger);
+    };
+    try {
+      const clientIp = proxyaddr(request, this.options.isTrusted);
+      handler
+        .answer(this.edgeRequest(linkId, request, clientIp))
+        .then((answer) => writeSafely(response, answer, requestId, this.logger), fail);
+    } catch (error) {
+      fail(error);
+    }
   }
 }
 
 const INTERNAL_ERROR: EdgeAnswer = { kind: 'internal_error' };
+
+/** A 4xx that Fastify raised for the request itself (say, an id it could not decode). */
+function clientErrorStatusOf(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/**
+ * Writes an answer on the raw front. node:http throws synchronously on a header it cannot
+ * write; nothing may escape from here (it would end the process for every visitor), so a
+ * failed write becomes a 500 in the envelope, or a closed socket when bytes already left.
+ */
+function writeSafely(
+  response: ServerResponse,
+  answer: EdgeAnswer,
+  requestId: string,
+  logger: Logger,
+): void {
+  try {
+    write(response, answer, requestId);
+  } catch (error) {
+    logger.error(`Writing the answer to request ${requestId} failed`, error);
+    try {
+      if (response.headersSent) response.destroy();
+      else write(response, INTERNAL_ERROR, requestId);
+    } catch {
+      response.destroy();
+    }
+  }
+}
 
 function write(response: ServerResponse, answer: EdgeAnswer, requestId: string): void {
   const rendered: RenderedEdgeAnswer = renderEdgeAnswer(answer, requestId);

@@ -512,21 +512,31 @@ describe('Links (e2e)', () => {
   });
 
   describe('passthrough', () => {
-    const oddUrls = [
-      'https://shop.example.com/x',
-      'https://shop.example.com/x?b=2&a=1&b=1&A=3',
-      'https://shop.example.com/a%2Fb/%7euser/?q=%E2%9C%93&empty=&flag#frag',
-      'https://SHOP.Example.COM:443/Path/../Other/./p?utm_source=keep&z=%zz',
-      'https://shop.example.com/caf\u00e9?q=na\u00efve&x=a+b%20c',
-      'https://shop.example.com/?',
+    /** Typed URL -> the WHATWG serialisation stored and served (README: URLs). */
+    const oddUrls: [string, string][] = [
+      ['https://shop.example.com/x', 'https://shop.example.com/x'],
+      ['https://shop.example.com/x?b=2&a=1&b=1&A=3', 'https://shop.example.com/x?b=2&a=1&b=1&A=3'],
+      [
+        'https://shop.example.com/a%2Fb/%7euser/?q=%E2%9C%93&empty=&flag#frag',
+        'https://shop.example.com/a%2Fb/%7euser/?q=%E2%9C%93&empty=&flag#frag',
+      ],
+      [
+        'https://SHOP.Example.COM:443/Path/../Other/./p?utm_source=keep&z=%zz',
+        'https://shop.example.com/Other/p?utm_source=keep&z=%zz',
+      ],
+      [
+        'https://shop.example.com/caf\u00e9?q=na\u00efve&x=a+b%20c',
+        'https://shop.example.com/caf%C3%A9?q=na%C3%AFve&x=a+b%20c',
+      ],
+      ['https://shop.example.com/?', 'https://shop.example.com/?'],
     ];
 
-    it.each(oddUrls.map((url) => [url]))(
-      'should serve %s byte for byte as passthrough when its domain is not a supported merchant',
-      async (originalUrl) => {
+    it.each(oddUrls)(
+      'should serve %s as passthrough in its serialisation (%s), query untouched, when its domain is not a supported merchant',
+      async (typedUrl, originalUrl) => {
         const api = await newApi();
 
-        const link = await createLinkViaApi(api, { originalUrl });
+        const link = await createLinkViaApi(api, { originalUrl: typedUrl });
 
         expect(link).toMatchObject({
           originalUrl,
@@ -542,7 +552,6 @@ describe('Links (e2e)', () => {
             enabledAt: link.createdAt,
           },
         });
-        expect(link.routedUrl).toHaveLength(originalUrl.length);
       },
     );
 

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { AppError, ErrorDetails } from './app-error';
 import { ErrorCode } from './error-code';
 
@@ -66,6 +67,12 @@ function fromClientStatus(status: number, exception: unknown, request: FastifyRe
   }
   if (status === 401) return new AppError(ErrorCode.UNAUTHORIZED, 'Authentication required.');
   if (status === 429) return new AppError(ErrorCode.RATE_LIMIT_EXCEEDED, 'Too many requests.');
+  if (status === 413) {
+    return new AppError(
+      ErrorCode.PAYLOAD_TOO_LARGE,
+      `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`,
+    );
+  }
   const message = describeClientError(status, exception);
   // [S]: a VALIDATION_ERROR carries details; a body-level problem is reported on `body`.
   return new AppError(ErrorCode.VALIDATION_ERROR, message, { body: [message] });
@@ -76,7 +83,6 @@ function describeClientError(status: number, exception: unknown): string {
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || exception instanceof SyntaxError) {
     return 'The request body is not valid JSON.';
   }
-  if (status === 413) return 'The request body is too large.';
   if (status === 415) return 'Send the request body as application/json.';
   const message = exception instanceof Error ? exception.message : '';
   return message !== '' ? message : 'The request is invalid.';

@@ -2,7 +2,8 @@ import { HttpStatus } from '@nestjs/common';
 
 /**
  * Every error code the API answers with. The [S] ApiErrorCode values, plus the tier and
- * allowlist codes that the spec's Authentication part states, plus NOT_FOUND for unknown routes.
+ * allowlist codes that the spec's Authentication part states, NOT_FOUND for unknown routes,
+ * and the HTTP size limits (body, URL, headers), which [S] has no code for.
  */
 export enum ErrorCode {
   UNAUTHORIZED = 'UNAUTHORIZED',
@@ -30,6 +31,9 @@ export enum ErrorCode {
   KV_ERROR = 'KV_ERROR',
   FX_DATA_UNAVAILABLE = 'FX_DATA_UNAVAILABLE',
   PAYMENT_PROVIDER_ERROR = 'PAYMENT_PROVIDER_ERROR',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  URI_TOO_LONG = 'URI_TOO_LONG',
+  HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
 }
 
 /** A new code does not compile until it has a status here. */
@@ -59,4 +63,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.KV_ERROR]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.FX_DATA_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.PAYMENT_PROVIDER_ERROR]: HttpStatus.BAD_GATEWAY,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: HttpStatus.PAYLOAD_TOO_LARGE,
+  [ErrorCode.URI_TOO_LONG]: HttpStatus.URI_TOO_LONG,
+  // 431 Request Header Fields Too Large (RFC 6585), which HttpStatus does not name.
+  [ErrorCode.HEADERS_TOO_LARGE]: 431 as HttpStatus,
 };

@@ -12,7 +12,10 @@ export function toValidationDetails(errors: ValidationError[], parentPath = ''):
     const messages = Object.entries(error.constraints ?? {}).map(([constraint, message]) =>
       constraint === 'whitelistValidation' ? describeUnknownField(error.property) : message,
     );
-    if (messages.length > 0) details[field] = [...(details[field] ?? []), ...messages];
+    // One message per field and wording: shared messages (say, "from 1 to 100" on IsInt, Min
+    // and Max) are said once.
+    if (messages.length > 0)
+      details[field] = [...new Set([...(details[field] ?? []), ...messages])];
     if (error.children && error.children.length > 0) {
       Object.assign(details, toValidationDetails(error.children, field));
     }

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpConfig } from '../../config/env';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
 import { isAllowedOrigin } from './cors-origins';
 import type { TrustFunction } from './trust-proxy';
 
@@ -10,12 +12,19 @@ const EXPOSED_HEADERS =
 const firstHeaderValue = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
 
+/**
+ * Longest request target (path and query) served: ample for any id or list query of ours,
+ * and it keeps a path that is mostly garbage from reaching the router and the validators.
+ */
+export const MAX_REQUEST_URL_LENGTH = 8192;
+
 /** Host names we are willing to put in a Location header. */
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * Request-level HTTP behaviour that is not a route's business: the X-Request-Id on every
- * answer, the HTTPS redirect behind a trusted proxy, and CORS (Authentication item 9).
+ * answer, the bound on the request target's length, the HTTPS redirect behind a trusted proxy,
+ * and CORS (Authentication item 9).
  * Plain clicks on /r/ never reach these hooks: RedirectFronts answers them and adds the
  * same X-Request-Id and Vary: Origin itself, and leaves it to Fastify (so to these hooks)
  * whenever CORS or the HTTPS redirect could apply.
@@ -27,6 +36,15 @@ export function registerHttpHooks(
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', String(request.id));
+    if (request.url.length > MAX_REQUEST_URL_LENGTH) {
+      done(
+        new AppError(
+          ErrorCode.URI_TOO_LONG,
+          `The request path and query are longer than ${MAX_REQUEST_URL_LENGTH} characters.`,
+        ),
+      );
+      return;
+    }
     if (config.requireHttps && redirectToHttps(request, reply, isTrusted)) return;
     if (applyCors(request, reply, config.corsOrigins)) return;
     done();

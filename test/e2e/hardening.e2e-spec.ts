@@ -1,0 +1,295 @@
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { SerialisedLinkUrls1764100000000 } from '../../migrations/1764100000000-serialised-link-urls';
+import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
+import { createLink } from '../factories/link.factory';
+import { ApiClient, createApiClient } from '../support/api-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+/** What a Location header may hold: printable ASCII, no space. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * Input hardening: each finding of the hardening review, as the request that found it. Every
+ * test here failed before the change (a crash, a 500, a wrong status or a wrong body).
+ */
+describe('Input hardening (e2e)', () => {
+  let t: TestApp;
+  let creator: TestCreator;
+  let api: ApiClient;
+  let nextIp = 1;
+  const freshIp = (): string => `203.0.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
+
+  beforeAll(async () => {
+    t = await startTestApp({ CLICK_CONSUMER_ENABLED: 'false' });
+    creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    api = createApiClient(t, creator);
+  });
+  afterAll(() => t.close());
+
+  const visit = (path: string, headers: Record<string, string> = {}, method = 'get') =>
+    (method === 'head' ? t.http.head(path) : t.http.get(path))
+      .set({ 'User-Agent': BROWSER_UA, 'X-Forwarded-For': freshIp(), ...headers })
+      .redirects(0);
+  const expectAlive = async () => expect((await t.http.get('/v1/health')).status).toBe(200);
+  const linkCount = async () =>
+    (await api.get('/v1/links?limit=1').expect(200)).body.data.pagination.total as number;
+
+  describe('URLs the service stores and serves', () => {
+    it.each([
+      ['CR/LF', 'https://example.com/a\r\nX-Injected: 1'],
+      ['a TAB', 'https://example.com/a\tb'],
+      ['a NUL', 'https://example.com/a\u0000b'],
+      ['a DEL', 'https://example.com/a\u007fb'],
+      ['a C1 control (NEL)', 'https://example.com/a?q=\u0085'],
+    ])('should refuse a URL holding %s on create, bulk and route', async (_name, originalUrl) => {
+      const before = await linkCount();
+      const created = await api.post('/v1/links', { originalUrl }).expect(400);
+      expect(created.body.error.code).toBe('VALIDATION_ERROR');
+      expect(created.body.error.details.originalUrl).toEqual([
+        expect.stringContaining('control characters'),
+      ]);
+      const bulk = await api.post('/v1/links/bulk', { links: [{ originalUrl }] }).expect(207);
+      expect(bulk.body.data.failed[0].error.details.originalUrl).toEqual([
+        expect.stringContaining('control characters'),
+      ]);
+      const route = await api.post('/v1/route', { originalUrl }).expect(400);
+      expect(route.body.error.details.originalUrl).toEqual([
+        expect.stringContaining('control characters'),
+      ]);
+      expect(await linkCount()).toBe(before);
+    });
+
+    it('should refuse UTM values holding control characters on create and update', async () => {
+      const utmOverride = { utm_campaign: 'spring\r\nSet-Cookie: a=b' };
+      const created = await api
+        .post('/v1/links', { originalUrl: 'https://www.amazon.com/dp/B0BDHWDR12', utmOverride })
+        .expect(400);
+      expect(created.body.error.details['utmOverride.utm_campaign']).toBeDefined();
+      const link = (
+        await api.post('/v1/links', { originalUrl: 'https://www.amazon.com/dp/B0BDHWDR12' })
+      ).body.data.link;
+      const updated = await api.patch(`/v1/links/${link.linkId}`, { utmOverride }).expect(400);
+      expect(updated.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('should store and serve non-ASCII URLs in their WHATWG serialisation on every path', async () => {
+      const response = await api
+        .post('/v1/links', { originalUrl: 'https://shop.café.example/p/ä b?kw=café€' })
+        .expect(201);
+      const link = response.body.data.link;
+      expect(link.originalUrl).toBe(
+        'https://shop.xn--caf-dma.example/p/%C3%A4%20b?kw=caf%C3%A9%E2%82%AC',
+      );
+      expect(link.routedUrl).toBe(link.originalUrl);
+      for (const [name, headers, method] of [
+        ['a click', {}, 'get'],
+        ['a HEAD', {}, 'head'],
+        ['a bot', { 'X-Bot-Score': '5' }, 'get'],
+        ['a link preview', { 'User-Agent': 'facebookexternalhit/1.1' }, 'get'],
+        ['a click with an Origin (Fastify route)', { Origin: 'https://x.example' }, 'get'],
+      ] as const) {
+        const answer = await visit(`/r/${link.linkId}`, headers, method);
+        expect([name, answer.status, answer.headers.location]).toEqual([
+          name,
+          302,
+          link.originalUrl,
+        ]);
+      }
+    });
+
+    it('should serve a header-safe Location for a link stored raw before serialisation', async () => {
+      const raw = 'https://shop.example.com/a b?kw=café€\r\nX-Injected: 1';
+      const link = await createLink(t.app, { creatorId: creator.creatorId, routedUrl: raw });
+      const variants: Record<string, string>[] = [
+        {},
+        { Origin: 'https://x.example' },
+        { 'X-Bot-Score': '5' },
+      ];
+      for (const headers of variants) {
+        for (const method of ['get', 'head']) {
+          const answer = await visit(`/r/${link.id}`, headers, method);
+          expect(answer.status).toBe(302);
+          expect(answer.headers.location).toMatch(HEADER_SAFE);
+          expect(answer.headers['x-injected']).toBeUndefined();
+          expect(() => new URL(answer.headers.location)).not.toThrow();
+        }
+      }
+      await expectAlive();
+    });
+
+    it('should rewrite links stored raw to their serialisation in the migration', async () => {
+      const raw = 'https://shop.example.com/a b?kw=café€';
+      const link = await createLink(t.app, { creatorId: creator.creatorId, routedUrl: raw });
+      const dataSource = t.app.get(DataSource);
+      const runner = dataSource.createQueryRunner();
+      try {
+        await new SerialisedLinkUrls1764100000000().up(runner);
+      } finally {
+        await runner.release();
+      }
+      const [row] = await dataSource.query<{ original_url: string; routed_url: string }[]>(
+        'SELECT original_url, routed_url FROM links WHERE id = $1',
+        [link.id],
+      );
+      expect(row).toEqual({
+        original_url: 'https://shop.example.com/a%20b?kw=caf%C3%A9%E2%82%AC',
+        routed_url: 'https://shop.example.com/a%20b?kw=caf%C3%A9%E2%82%AC',
+      });
+    });
+  });
+
+  describe('link ids on /r/ and in the API', () => {
+    it('should treat every spelling of an id as the one link, and evict them all on delete', async () => {
+      const link = await createLink(t.app, { creatorId: creator.creatorId });
+      const lower = link.id.toLowerCase();
+      // Crockford base 32: O reads as 0, I and L as 1.
+      const typed = lower.replace(/0/g, 'o').replace(/1/g, 'l');
+      for (const spelling of [link.id, lower, typed]) {
+        expect((await visit(`/r/${spelling}`)).status).toBe(302);
+      }
+      const fetched = await api.get(`/v1/links/${lower}`).expect(200);
+      expect(fetched.body.data.link.linkId).toBe(link.id);
+      const deleted = await api.delete(`/v1/links/${typed}`).expect(200);
+      expect(deleted.body.data).toEqual({ linkId: link.id, deleted: true });
+      for (const spelling of [link.id, lower, typed]) {
+        const answer = await visit(`/r/${spelling}`);
+        expect(answer.status).toBe(404);
+        expect(answer.body.error.code).toBe('LINK_NOT_FOUND');
+      }
+    });
+
+    it.each([
+      ['a word', 'hello'],
+      ['26 characters outside Crockford base 32', 'UUUUUUUUUUUUUUUUUUUUUUUUUU'],
+      ['a ULID past the 48-bit timestamp', '8ZZZZZZZZZZZZZZZZZZZZZZZZZ'],
+      ['an encoded id', '%30%31ARZ'],
+      ['a long id', 'A'.repeat(3000)],
+    ])('should answer %s with a 404 in the envelope', async (_name, id) => {
+      const variants: Record<string, string>[] = [{}, { Origin: 'https://x.example' }];
+      for (const headers of variants) {
+        const answer = await visit(`/r/${id}`, headers);
+        expect(answer.status).toBe(404);
+        expect(answer.body).toEqual({
+          success: false,
+          error: {
+            code: 'LINK_NOT_FOUND',
+            message: expect.any(String),
+            requestId: expect.any(String),
+          },
+        });
+      }
+    });
+
+    it('should answer an undecodable path in the envelope, on /r/ as a 404', async () => {
+      for (const path of ['/r/%E0%A4%A', '/r/%ZZ']) {
+        const answer = await visit(path, { Origin: 'https://x.example' });
+        expect(answer.status).toBe(404);
+        expect(answer.body.error).toMatchObject({
+          code: 'LINK_NOT_FOUND',
+          requestId: expect.any(String),
+        });
+      }
+      const api = await t.http.get('/v1/links/%ZZ').expect(400);
+      expect(api.body.error.code).toBe('VALIDATION_ERROR');
+    });
+  });
+
+  describe('bounded inputs', () => {
+    it('should refuse a 5,000-deep JSON body, and 33 levels, with a 400', async () => {
+      for (const depth of [5000, 33]) {
+        const body = '{"originalUrl":' + '['.repeat(depth - 1) + ']'.repeat(depth - 1) + '}';
+        const response = await api
+          .post('/v1/links')
+          .set('Content-Type', 'application/json')
+          .send(body)
+          .expect(400);
+        expect(response.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          message: expect.stringContaining('deeper than 32 levels'),
+        });
+      }
+      const shallow = await api
+        .post('/v1/links')
+        .set('Content-Type', 'application/json')
+        .send('{"originalUrl":' + '['.repeat(31) + ']'.repeat(31) + '}')
+        .expect(400);
+      expect(shallow.body.error.details.originalUrl).toBeDefined();
+    });
+
+    it.each([
+      ['a page past the bound', 'page=99999999999999999999', 'page', '100000'],
+      ['a page one past the bound', 'page=100001', 'page', '100000'],
+      ['an exponent', 'limit=1e2', 'limit', '100'],
+      ['a hexadecimal limit', 'limit=0x10', 'limit', '100'],
+      ['a signed page', 'page=+2', 'page', '100000'],
+      ['a repeated page', 'page=1&page=2', 'page', '100000'],
+    ])('should refuse %s with a 400 naming the bound', async (_name, query, field, bound) => {
+      for (const path of ['/v1/links', '/v1/analytics/clicks']) {
+        const response = await api.get(`${path}?${query}`).expect(400);
+        expect(response.body.error.code).toBe('VALIDATION_ERROR');
+        expect(response.body.error.details[field]).toEqual([expect.stringContaining(bound)]);
+      }
+    });
+
+    it('should accept the deepest page', async () => {
+      const response = await api.get('/v1/links?page=100000&limit=100').expect(200);
+      expect(response.body.data.items).toEqual([]);
+    });
+
+    it('should answer a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async () => {
+      const response = await api
+        .post('/v1/links')
+        .set('Content-Type', 'application/json')
+        .send(
+          JSON.stringify({ originalUrl: 'https://example.com/', notes: 'x'.repeat(1024 * 1024) }),
+        )
+        .expect(413);
+      expect(response.body).toEqual({
+        success: false,
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: expect.stringContaining('1048576 bytes'),
+          requestId: expect.any(String),
+        },
+      });
+    });
+
+    it('should answer a request target over 8,192 characters with 414 in the envelope', async () => {
+      const response = await api.get(`/v1/links?search=${'a'.repeat(8200)}`).expect(414);
+      expect(response.body.error.code).toBe('URI_TOO_LONG');
+    });
+
+    it('should answer headers over 16 KiB with 431 in the envelope', async () => {
+      // A raw socket: clients refuse to send headers this large through their own checks.
+      const server = await listening(t);
+      const { port } = server.address() as AddressInfo;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(
+            `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+          ),
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+      const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+      expect(body.error.code).toBe('HEADERS_TOO_LARGE');
+      await new Promise((resolve) => server.close(resolve));
+      await expectAlive();
+    });
+  });
+});
+
+/** A second listener on the app's server, on a free loopback port (closed by the test). */
+async function listening(t: TestApp): Promise<net.Server> {
+  const server = net.createServer((socket) => t.app.getHttpServer().emit('connection', socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
