@@ -1,25 +1,41 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { InjectConfig } from '../config/config.module';
+import { AuthConfig } from '../config/env';
+import { KvStore } from '../kv/kv-store';
 import { RATE_LIMIT_BUCKET } from '../rate-limit/rate-limit.decorator';
 import { RateLimitBucket, RateLimitService } from '../rate-limit/rate-limit.service';
 import { ApiKeysService } from './api-keys.service';
+import { AuthContext } from './auth-context';
 import { IS_PUBLIC, REQUIRES_ENTERPRISE } from './access.decorators';
+import { FailedAuthThrottle } from './failed-auth-throttle';
 
 /**
- * The gate of every API route, in the order the spec's Authentication part implies:
- * key (401) -> plan tier and IP allowlist (403) -> the key's rate limit (429).
+ * The gate of every API route, in the order the spec's Authentication part implies, after a
+ * brute-force brake: client blocked for failed authentications (429, before any key lookup)
+ * -> key (401) -> plan tier and IP allowlist (403) -> the key's rate limit (429).
  * `request.ip` is the client as seen after trusted proxies only (TRUST_PROXY).
  */
 @Injectable()
 export class ApiAccessGuard implements CanActivate {
+  private readonly failedAuths: FailedAuthThrottle;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
     private readonly rateLimits: RateLimitService,
-  ) {}
+    // Built here rather than provided by AuthModule: the CLI imports AuthModule without a
+    // key-value store, and only the HTTP gate needs the throttle.
+    store: KvStore,
+    clock: Clock,
+    @InjectConfig('auth') config: AuthConfig,
+  ) {
+    this.failedAuths = new FailedAuthThrottle(store, clock, config.failuresPerMinute);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
@@ -28,7 +44,8 @@ export class ApiAccessGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
 
-    const auth = await this.apiKeys.authenticate(request.headers.authorization, request.ip);
+    await this.failedAuths.assertNotBlocked(request.ip);
+    const auth = await this.authenticateCountingFailures(request);
     if (
       this.reflector.getAllAndOverride<boolean>(REQUIRES_ENTERPRISE, targets) &&
       auth.plan.id !== 'enterprise'
@@ -45,5 +62,20 @@ export class ApiAccessGuard implements CanActivate {
     void reply.headers(headers);
     request.auth = auth;
     return true;
+  }
+
+  /**
+   * Only 401s count as failures: a 403 (plan tier, IP allowlist) means the key is genuine, so
+   * the caller is not guessing.
+   */
+  private async authenticateCountingFailures(request: FastifyRequest): Promise<AuthContext> {
+    try {
+      return await this.apiKeys.authenticate(request.headers.authorization, request.ip);
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) {
+        await this.failedAuths.recordFailure(request.ip);
+      }
+      throw error;
+    }
   }
 }

@@ -14,6 +14,7 @@ import {
   parseApiKey,
 } from './api-key-format';
 import { AuthContext } from './auth-context';
+import { extractBearerKey } from './bearer-credentials';
 import { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist';
 
 /** lastUsedAt is a dashboard hint: one write per key per minute is plenty. */
@@ -142,23 +143,6 @@ export class ApiKeysService {
         this.logger.warn(`Could not record last use of key ${keyId}: ${String(error)}`),
       );
   }
-}
-
-function extractBearerKey(authorization: string | undefined): string {
-  if (authorization === undefined || authorization.trim() === '') {
-    throw new AppError(
-      ErrorCode.UNAUTHORIZED,
-      'Missing Authorization header; send "Authorization: Bearer <API key>".',
-    );
-  }
-  const match = /^Bearer +(\S+) *$/.exec(authorization);
-  if (match === null) {
-    throw new AppError(
-      ErrorCode.UNAUTHORIZED,
-      'The Authorization header must be "Bearer <API key>".',
-    );
-  }
-  return match[1];
 }
 
 /**

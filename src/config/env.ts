@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { FAILED_AUTHS_PER_MINUTE } from '../auth/failed-auth-policy';
 import { parseAllowlistEntry } from '../auth/ip-allowlist';
 
 /**
@@ -72,8 +73,14 @@ export interface ClicksConfig {
   claimIdleMs: number;
 }
 
+export interface AuthConfig {
+  /** Failed authentications per client per minute before it is blocked (failed-auth-policy.ts). */
+  failuresPerMinute: number;
+}
+
 export interface AppConfig {
   http: HttpConfig;
+  auth: AuthConfig;
   database: DatabaseConfig;
   kv: KvConfig;
   redirect: RedirectConfig;
@@ -96,6 +103,7 @@ export const ENV_VARIABLES = [
   'DATA_DIR',
   'REDIRECT_BASE_URL',
   'TRUST_PROXY',
+  'AUTH_FAILURES_PER_MINUTE',
   'REQUIRE_HTTPS',
   'CORS_ORIGINS',
   'COUNTRY_HEADER',
@@ -224,6 +232,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requireHttps: reader.bool('REQUIRE_HTTPS', true),
       corsOrigins: reader.list('CORS_ORIGINS', ['https://linkpilot.io', 'https://*.linkpilot.io']),
       logLevel: reader.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    },
+    auth: {
+      failuresPerMinute: reader.int('AUTH_FAILURES_PER_MINUTE', FAILED_AUTHS_PER_MINUTE, 1, 100000),
     },
     database: {
       url: reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),

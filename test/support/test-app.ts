@@ -15,6 +15,10 @@ const OFFLINE_DEFAULTS: Record<string, string> = {
   PROBES_ENABLED: 'false',
   FX_PRIMARY_URL: 'http://127.0.0.1:9/fx-primary',
   FX_FALLBACK_URL: 'http://127.0.0.1:9/fx-fallback',
+  // Failed authentications are counted per client address in Redis, and every suite calls from
+  // loopback, across files and reruns: the default limit would turn their 401s into 429s.
+  // auth-hardening.e2e-spec.ts tests the real limit from addresses of its own.
+  AUTH_FAILURES_PER_MINUTE: '100000',
 };
 
 export interface TestApp {
