@@ -1,8 +1,51 @@
 /**
- * Module-graph rules that ESLint cannot check cheaply: no import cycles (STYLE.md: needing
- * forwardRef means a wrong boundary). Runs in `npm run check`.
+ * The module map the build enforces (README "Architecture"), in `npm run check`.
+ *
+ * LAYERS lists the folders of src from the bottom up: a folder may import its own files and
+ * those of folders below it, never above. That makes the folder graph acyclic by construction
+ * (the file-level no-circular rule cannot see a cycle that runs through several folders).
+ * Root files (main.ts, bootstrap.ts, app.module.ts, entities.ts) wire everything and sit on top.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+const LAYERS = [
+  // Foundations: no feature module below them.
+  'common',
+  'config',
+  'kv',
+  'database',
+  // Reference data and pure decision code.
+  'networks',
+  'fx',
+  'merchants',
+  'routing',
+  // Features, each reaching only the ones listed before it.
+  'analytics',
+  'rate-limit',
+  'account',
+  'auth',
+  'links',
+  'probes',
+  'redirect',
+  'health',
+  'cli',
+];
+
+/** Pure code (STYLE.md): plain data in, plain data out; no framework, ORM or I/O client. */
+const PURE_PATHS = [
+  '^src/routing/engine/',
+  '^src/merchants/kb/',
+  '^src/fx/math/',
+  '^src/probes/rules/',
+];
+
+const layerRules = LAYERS.map((folder, index) => ({
+  name: `layer-${folder}`,
+  severity: 'error',
+  comment: `src/${folder} may import only folders below it: ${LAYERS.slice(0, index).join(', ') || 'none'}.`,
+  from: { path: `^src/${folder}/` },
+  to: { path: `^src/(${LAYERS.slice(index + 1).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -11,6 +54,39 @@ module.exports = {
       comment: 'Import cycles hide a wrong module boundary; move the logic or pass a callback.',
       from: {},
       to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'no-feature-in-foundations',
+      severity: 'error',
+      comment:
+        'common, config, kv and database import no root wiring file (which names every feature).',
+      from: { path: '^src/(common|config|kv)/' },
+      to: { path: '^src/[^/]+\\.ts$' },
+    },
+    {
+      name: 'repositories-stay-home',
+      severity: 'error',
+      comment:
+        "A module's repository is its own: other modules read its tables through its exported services.",
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/.*\\.repository\\.ts$', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'controllers-and-jobs-are-leaves',
+      severity: 'error',
+      comment: 'Only its module imports a controller or a job; they call services.',
+      from: { path: '^src/', pathNot: '\\.module\\.ts$' },
+      to: { path: '\\.(controller|job)\\.ts$' },
+    },
+    {
+      name: 'pure-code-stays-pure',
+      severity: 'error',
+      comment: 'Pure code imports no framework, ORM, Redis client, HTTP server or database driver.',
+      from: { path: PURE_PATHS },
+      to: {
+        path: 'node_modules/(@nestjs|typeorm|ioredis|fastify|@fastify|pg|undici)/',
+      },
     },
   ],
   options: {

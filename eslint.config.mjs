@@ -15,6 +15,13 @@ const PURE_CODE = [
   'src/fx/math/**/*.ts',
   'src/probes/rules/**/*.ts',
   'src/rate-limit/sliding-log.ts',
+  'src/rate-limit/sliding-window.script.ts',
+  'src/rate-limit/client-address-key.ts',
+  'src/account/click-admission.ts',
+  'src/account/click-admission.script.ts',
+  'src/account/edge-keys.ts',
+  'src/analytics/click-streams.ts',
+  'src/kv/kv-script.ts',
   'src/auth/api-key-format.ts',
   'src/auth/ip-allowlist.ts',
   'src/account/billing-period.ts',
@@ -22,6 +29,9 @@ const PURE_CODE = [
   'src/common/http/cors-origins.ts',
   'src/networks/network-ids.ts',
   'src/networks/network-registry.ts',
+  'src/redirect/visitor-context.ts',
+  'src/redirect/user-agent.ts',
+  'src/redirect/click-router.ts',
 ];
 
 export default tseslint.config(

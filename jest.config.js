@@ -1,4 +1,5 @@
-// Two projects: pure unit specs beside the code, and e2e specs that boot the real app.
+// Two projects: unit specs (beside the code, and in test/contract the specs that cross module
+// boundaries, such as the key-value store contract), and e2e specs that boot the real app.
 // ts-jest transpiles file by file (tsconfig's isolatedModules): no type-check here, since
 // `tsc --noEmit` does that in `npm run check`.
 const transform = { '^.+\\.ts$': 'ts-jest' };
@@ -11,7 +12,11 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/seeds/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/seeds/**/*.spec.ts',
+        '<rootDir>/test/contract/**/*.spec.ts',
+      ],
     },
     {
       displayName: 'e2e',

@@ -337,7 +337,7 @@ async function countClicksInDatabase() {
 
 async function countCountedClicks(keys) {
   const redis = new Redis(REDIS_URL);
-  const { quotaCounterKey } = require('../dist/src/kv/edge-keys');
+  const { quotaCounterKey } = require('../dist/src/account/edge-keys');
   const { billingPeriodOf } = require('../dist/src/account/billing-period');
   const period = billingPeriodOf(Date.now()).id;
   const values = await Promise.all(

@@ -4,6 +4,7 @@ import { FxRates1763900000000 } from './1763900000000-fx-rates';
 import { Links1763950000000 } from './1763950000000-links';
 import { Clicks1764000000000 } from './1764000000000-clicks';
 import { SerialisedLinkUrls1764100000000 } from './1764100000000-serialised-link-urls';
+import { PlanCapabilities1764150000000 } from './1764150000000-plan-capabilities';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Links1763950000000,
   Clicks1764000000000,
   SerialisedLinkUrls1764100000000,
+  PlanCapabilities1764150000000,
 ];

@@ -9,6 +9,7 @@ import { AppError } from './common/errors/app-error';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorCode } from './common/errors/error-code';
 import { toValidationDetails } from './common/errors/validation-details';
+import { RefuseNulCharactersPipe } from './common/validators/refuse-nul-characters.pipe';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { answerClientError, answerUndecodablePath } from './common/http/client-errors';
 import { registerHttpHooks } from './common/http/http-hooks';
@@ -69,6 +70,7 @@ export async function createApp(
   redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
+    new RefuseNulCharactersPipe(),
     new ValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AccountController } from './account.controller';
 import { AccountService } from './account.service';
-import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { CreatorsModule } from './creators.module';
+import { QuotaModule } from './quota.module';
 
 @Module({
-  imports: [CreatorsModule, ClickPipelineModule],
+  imports: [CreatorsModule, QuotaModule],
   controllers: [AccountController],
   providers: [AccountService],
 })

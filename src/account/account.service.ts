@@ -1,19 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { ClickCountsService } from '../analytics/click-counts.service';
 import { Clock } from '../common/clock';
-import { KvStore } from '../kv/kv-store';
 import { AccountResponse } from './account.response';
-import { quotaCounterKey } from '../kv/edge-keys';
 import { billingPeriodOf } from './billing-period';
 import { CreatorsService } from './creators.service';
+import { QuotaService } from './quota.service';
 
 @Injectable()
 export class AccountService {
   constructor(
     private readonly creators: CreatorsService,
-    private readonly store: KvStore,
+    private readonly quota: QuotaService,
     private readonly clock: Clock,
-    private readonly clickCounts: ClickCountsService,
   ) {}
 
   /** The [S] Account, with click usage read from the period's quota counter. */
@@ -21,9 +18,7 @@ export class AccountService {
     const creator = await this.creators.findWithPlanOrThrow(creatorId);
     const nowMs = this.clock.nowMs();
     const period = billingPeriodOf(nowMs);
-    const used =
-      (await this.store.getCounter(quotaCounterKey(creatorId, period.id))) ??
-      (await this.clickCounts.countSince(creatorId, period.start));
+    const used = await this.quota.usedThisPeriod(creatorId, nowMs);
     const included = creator.includedClicksOverride ?? creator.plan.includedClicks;
     const { plan } = creator;
     return {

@@ -16,6 +16,16 @@ export interface NewCreator {
 
 export type CreatorWithPlan = CreatorEntity & { plan: PlanEntity };
 
+/** What the edge needs of a creator's plan, read in batches on its hot path. */
+export interface CreatorEdgeLimits {
+  creatorId: string;
+  edgeClicksPerMinute: number;
+  /** The creator's override, else the plan's. */
+  includedClicks: number;
+  /** The plan row's hard cap (Free): no overage past the included clicks. */
+  isHardCap: boolean;
+}
+
 export interface CreatorChanges {
   planId?: PlanId;
   includedClicksOverride?: number | null;
@@ -63,6 +73,28 @@ export class CreatorsService {
       { planId: creator.planId, includedClicksOverride: creator.includedClicksOverride },
     );
     return this.findWithPlanOrThrow(creatorId);
+  }
+
+  /** The edge limits of each creator that exists, in one statement (unknown ids are absent). */
+  async readEdgeLimits(creatorIds: string[]): Promise<CreatorEdgeLimits[]> {
+    const rows: {
+      creator_id: string;
+      edge_clicks_per_minute: number;
+      included_clicks: number;
+      is_hard_cap: boolean;
+    }[] = await this.creators.manager.query(
+      `SELECT c.id AS creator_id, p.edge_clicks_per_minute, p.is_hard_cap,
+              COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks
+         FROM creators c JOIN plans p ON p.id = c.plan_id
+        WHERE c.id = ANY($1::varchar[])`,
+      [creatorIds],
+    );
+    return rows.map((row) => ({
+      creatorId: row.creator_id,
+      edgeClicksPerMinute: row.edge_clicks_per_minute,
+      includedClicks: row.included_clicks,
+      isHardCap: row.is_hard_cap,
+    }));
   }
 
   async findWithPlanOrThrow(creatorId: string): Promise<CreatorWithPlan> {

@@ -33,6 +33,14 @@ export class PlanEntity {
   @Column({ name: 'has_webhooks', type: 'boolean' })
   hasWebhooks: boolean;
 
+  /** Test keys (`lp_test_sk_`) and their sandbox (Authentication item 3: Enterprise). */
+  @Column({ name: 'has_test_keys', type: 'boolean' })
+  hasTestKeys: boolean;
+
+  /** At its included clicks the quota stops counting (Free) instead of counting overage. */
+  @Column({ name: 'is_hard_cap', type: 'boolean' })
+  isHardCap: boolean;
+
   /** General API bucket per key; null when the plan has no API access. */
   @Column({ name: 'api_requests_per_minute', type: 'integer', nullable: true })
   apiRequestsPerMinute: number | null;

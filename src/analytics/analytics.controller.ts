@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthContext, Caller } from '../auth/access.decorators';
+import { AuthContext, Caller } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { AnalyticsSummaryResponse } from './analytics-summary.response';
 import { AnalyticsService } from './analytics.service';

@@ -9,7 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
 import { InjectConfig } from '../config/config.module';
 import { ClicksConfig } from '../config/env';
-import { CLICK_STREAMS } from '../kv/edge-keys';
+import { CLICK_STREAMS } from './click-streams';
 import { KvStore, StreamEntry } from '../kv/kv-store';
 import { CLICK_RECORD_FIELDS, decodeClickRecord } from './click-record-codec';
 import { ClickEntity } from './click.entity';

@@ -7,11 +7,15 @@ import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { AuthConfig } from '../config/env';
 import { KvStore } from '../kv/kv-store';
-import { RATE_LIMIT_BUCKET } from '../rate-limit/rate-limit.decorator';
-import { RateLimitBucket, RateLimitService } from '../rate-limit/rate-limit.service';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { ApiKeysService } from './api-keys.service';
-import { AuthContext } from './auth-context';
-import { IS_PUBLIC, REQUIRES_ENTERPRISE } from './access.decorators';
+import {
+  IS_PUBLIC,
+  RATE_LIMIT_BUCKET,
+  RateLimitBucket,
+  REQUIRED_CAPABILITY,
+} from '../common/access/access.decorators';
+import { AuthContext, PlanCapability } from '../common/access/auth-context';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 
 /**
@@ -46,10 +50,11 @@ export class ApiAccessGuard implements CanActivate {
 
     await this.failedAuths.assertNotBlocked(request.ip);
     const auth = await this.authenticateCountingFailures(request);
-    if (
-      this.reflector.getAllAndOverride<boolean>(REQUIRES_ENTERPRISE, targets) &&
-      auth.plan.id !== 'enterprise'
-    ) {
+    const capability = this.reflector.getAllAndOverride<PlanCapability | undefined>(
+      REQUIRED_CAPABILITY,
+      targets,
+    );
+    if (capability !== undefined && !auth.plan[capability]) {
       throw new AppError(
         ErrorCode.ENTERPRISE_TIER_REQUIRED,
         `This endpoint needs the Enterprise plan; this key's account is on ${auth.plan.displayName}.`,

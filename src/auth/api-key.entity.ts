@@ -1,8 +1,10 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { CreatorEntity } from '../account/creator.entity';
 
-export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
-export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
+import { KeyEnvironment } from '../common/access/auth-context';
+
+export { KEY_ENVIRONMENTS } from '../common/access/auth-context';
+export type { KeyEnvironment };
 
 @Entity('api_keys')
 export class ApiKeyEntity {

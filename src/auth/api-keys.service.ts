@@ -13,9 +13,9 @@ import {
   isSameHash,
   parseApiKey,
 } from './api-key-format';
-import { AuthContext } from './auth-context';
+import { AuthContext } from '../common/access/auth-context';
 import { extractBearerKey } from './bearer-credentials';
-import { isIpAllowed, normaliseAllowlistEntry } from './ip-allowlist';
+import { isIpAllowed, normaliseAllowlistEntry } from '../common/net/ip-allowlist';
 
 /** lastUsedAt is a dashboard hint: one write per key per minute is plenty. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -69,7 +69,7 @@ export class ApiKeysService {
         `API access needs the Publisher or Enterprise plan; this key's account is on ${plan.displayName}.`,
       );
     }
-    if (record.environment === 'test' && plan.id !== 'enterprise') {
+    if (record.environment === 'test' && !plan.hasTestKeys) {
       throw new AppError(
         ErrorCode.ENTERPRISE_TIER_REQUIRED,
         'Test keys work only for Enterprise accounts.',

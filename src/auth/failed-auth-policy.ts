@@ -6,14 +6,11 @@ import { WindowState } from '../rate-limit/sliding-log';
  * on failures per client stops one client from probing keys (or a leaked-key list) at line
  * rate. A failure is a 401: missing, malformed, unknown or revoked key.
  *
- * FAILED_AUTHS_PER_MINUTE (default of AUTH_FAILURES_PER_MINUTE, documented in the README):
- * 20 failed authentications from one client in any sliding 60 s window; from then on every
- * API request of that client answers 429 RATE_LIMIT_EXCEEDED until the oldest of those
- * failures is 60 s old. 20 leaves room for a person retyping a key or a few misconfigured
- * scripts behind one NAT, and it is a third of the smallest per-key limit (Publisher, 60 per
- * minute), so failing requests can never cost more than a paying key may.
+ * The limit is AUTH_FAILURES_PER_MINUTE (config/env.ts, default FAILED_AUTHS_PER_MINUTE = 20,
+ * where its reasons are) failed authentications from one client in any sliding 60 s window;
+ * from then on every API request of that client answers 429 RATE_LIMIT_EXCEEDED until the
+ * oldest of those failures is 60 s old.
  */
-export const FAILED_AUTHS_PER_MINUTE = 20;
 export const FAILED_AUTH_WINDOW_MS = 60_000;
 
 /**

@@ -122,7 +122,7 @@ describe(FailedAuthThrottle.name, () => {
       const notes = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       const down = [
         jest.spyOn(store, 'getString').mockImplementation(outage),
-        jest.spyOn(store, 'hitSlidingWindows').mockImplementation(outage),
+        jest.spyOn(store, 'runScript').mockImplementation(outage),
         jest.spyOn(store, 'setString').mockImplementation(outage),
       ];
 

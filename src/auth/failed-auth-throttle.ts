@@ -2,8 +2,9 @@ import { Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { clientAddressKey } from '../kv/client-address-key';
 import { KvStore } from '../kv/kv-store';
+import { clientAddressKey } from '../rate-limit/client-address-key';
+import { hitSlidingWindows } from '../rate-limit/sliding-windows';
 import {
   blockedUntilMs,
   FAILED_AUTH_WINDOW_MS,
@@ -68,7 +69,8 @@ export class FailedAuthThrottle {
     const subject = clientAddressKey(clientIp);
     const nowMs = this.clock.nowMs();
     const result = await this.unlessStoreDown(() =>
-      this.store.hitSlidingWindows(
+      hitSlidingWindows(
+        this.store,
         [{ key: failureLogKeyOf(subject), limit: this.limit }],
         nowMs,
         FAILED_AUTH_WINDOW_MS,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { PLAN_IDS, PlanId } from '../account/plan.entity';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from '../auth/api-key.entity';
-import { normaliseAllowlistEntry } from '../auth/ip-allowlist';
+import { normaliseAllowlistEntry } from '../common/net/ip-allowlist';
 
 /** Option parsers: a bad argument stops the command with a message naming the option. */
 export function parsePlan(value: string): PlanId {

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import { FAILED_AUTHS_PER_MINUTE } from '../auth/failed-auth-policy';
-import { parseAllowlistEntry } from '../auth/ip-allowlist';
+import { parseAllowlistEntry } from '../common/net/ip-allowlist';
 
 /**
  * Every environment variable the service reads, once, with its default.
@@ -72,6 +71,14 @@ export interface ClicksConfig {
   /** A pending stream entry idle this long belonged to a crashed worker and is claimed. */
   claimIdleMs: number;
 }
+
+/**
+ * Default of AUTH_FAILURES_PER_MINUTE (auth/failed-auth-policy.ts applies it). 20 leaves room
+ * for a person retyping a key or a few misconfigured scripts behind one NAT, and it is a third
+ * of the smallest per-key limit (Publisher, 60 per minute), so failing requests can never cost
+ * more than a paying key may.
+ */
+export const FAILED_AUTHS_PER_MINUTE = 20;
 
 export interface AuthConfig {
   /** Failed authentications per client per minute before it is blocked (failed-auth-policy.ts). */

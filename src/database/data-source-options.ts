@@ -1,6 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { ENTITIES } from './entities';
+import { ENTITIES } from '../entities';
 
 /** One definition for the app, the CLI and the tests: schema only ever changes by migration. */
 export function buildDataSourceOptions(url: string, poolSize: number): DataSourceOptions {

@@ -10,8 +10,14 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** PGlite serialises queries over one session; a few connections are enough and keep it fair. */
-export const EMBEDDED_POOL_SIZE = 4;
+/**
+ * One connection. PGlite runs one session, and its socket server interleaves the messages of
+ * its clients one message at a time: with two connections, one client's Bind could meet the
+ * other's Parse (the fuzz suite saw "bind message supplies 1 parameters, but prepared
+ * statement requires 2" and rows written with another query's parameters). With one
+ * connection the pg driver itself keeps each query's messages together.
+ */
+export const EMBEDDED_POOL_SIZE = 1;
 const EMBEDDED_MAX_CONNECTIONS = 32;
 
 const socketPathOf = (dataDir: string): string => path.join(dataDir, '.s.PGSQL.5432');

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/access.decorators';
+import { Public } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { HealthResponse } from './health.response';
 import { HealthService } from './health.service';

@@ -1,52 +1,50 @@
-import { WindowState } from '../rate-limit/sliding-log';
-import { ClickAdmissionRequest, ClickAdmissionResult } from './click-admission';
+import type { KvScript, ScriptArg } from './kv-script';
 
-/** One window to hit: its key (hash-tagged, e.g. `rl:{keyId}:general`) and its limit. */
-export interface WindowSpec {
-  key: string;
-  limit: number;
-}
-
-/** One entry of a click stream: its id and the serialised record. */
+/** One entry of a stream: its id and the serialised record. */
 export interface StreamEntry {
   id: string;
   payload: string;
 }
 
 /**
- * What the service needs of its key-value store. Redis implements it with atomic Lua
- * scripts and streams; the in-process store implements it for the embedded default with the
- * same arithmetic, so every caller behaves the same on both.
+ * What the service needs of its key-value store, as transport only: strings, hashes,
+ * scripts, streams and pub/sub. Redis implements it; the in-process store implements it for
+ * the embedded default. What the keys mean (rate limits, quotas, click streams) lives with
+ * the modules that own them, scripts included (see kv-script.ts).
  */
 export abstract class KvStore {
   /** Round-trip latency in milliseconds; rejects when the store is unreachable. */
   abstract ping(): Promise<number>;
 
-  /**
-   * Atomically admits a request in every window or in none (sliding log, see sliding-log.ts).
-   * All keys of one call must share a hash slot.
-   */
-  abstract hitSlidingWindows(
-    windows: WindowSpec[],
-    nowMs: number,
-    windowMs: number,
-  ): Promise<{ allowed: boolean; windows: WindowState[] }>;
-
-  /** Admits and records one click in one round trip (see click-admission.ts). */
-  abstract admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult>;
-
-  /** Reads an integer counter; null when it does not exist. */
-  abstract getCounter(key: string): Promise<number | null>;
-
   abstract getString(key: string): Promise<string | null>;
   abstract setString(key: string, value: string, ttlSeconds: number): Promise<void>;
   abstract deleteKeys(keys: string[]): Promise<void>;
+
+  /** HGETALL: an empty record when the hash does not exist. */
+  abstract getHash(key: string): Promise<Record<string, string>>;
+  /** HSET of these fields, then the whole hash expires after `ttlSeconds`. */
+  abstract setHash(key: string, fields: Record<string, string>, ttlSeconds: number): Promise<void>;
+
+  /**
+   * Runs a script atomically in one round trip. All keys of one call must share a hash slot.
+   * On Redis, the scripts issued in one event-loop turn share one socket write (the click
+   * admission is the redirect's one round trip; see TurnWriteBatch).
+   */
+  abstract runScript<Reply>(
+    script: KvScript<Reply>,
+    keys: readonly string[],
+    args: readonly ScriptArg[],
+  ): Promise<Reply>;
 
   /** Fire-and-forget broadcast to every node (cache invalidation). */
   abstract publish(channel: string, message: string): Promise<void>;
   abstract subscribe(channel: string, onMessage: (message: string) => void): Promise<void>;
 
-  /** Consumer groups over the click streams (at-least-once delivery). */
+  /** XADD; returns the entry's id. Scripts append in the same way (`appendToStream`). */
+  abstract appendToStream(stream: string, payload: string): Promise<string>;
+  /** XLEN: entries still in the stream (0 when it does not exist). */
+  abstract streamLength(stream: string): Promise<number>;
+  /** Consumer groups (at-least-once delivery); creates the stream when missing. */
   abstract ensureStreamGroup(stream: string, group: string): Promise<void>;
   /** New entries for this consumer; they stay pending until acknowledged. */
   abstract readStreamGroup(
@@ -63,7 +61,10 @@ export abstract class KvStore {
     minIdleMs: number,
     count: number,
   ): Promise<StreamEntry[]>;
-  /** Acknowledges and deletes processed entries, so the stream stays short. */
+  /**
+   * Acknowledges processed entries and trims the stream of every entry the group has
+   * acknowledged, so it stays short. For streams that one consumer group reads.
+   */
   abstract ackAndDelete(stream: string, group: string, ids: string[]): Promise<void>;
 
   abstract close(): Promise<void>;

@@ -1,94 +1,67 @@
-import { hitSlidingLogs, WindowState } from '../rate-limit/sliding-log';
-import { admitClickInMemory, ClickAdmissionRequest, ClickAdmissionResult } from './click-admission';
-import { KvStore, StreamEntry, WindowSpec } from './kv-store';
+import type { KvScript, ScriptArg } from './kv-script';
+import { KvStore, StreamEntry } from './kv-store';
+import { MemoryKeyspace } from './memory-keyspace';
 import { MemoryStreams } from './memory-streams';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * The embedded default when REDIS_URL is unset: one process, state in memory, lost on
- * restart. Calls are synchronous underneath, so each one is atomic like a Lua script.
+ * restart. Calls are synchronous underneath, so each one is atomic like a Lua script, and a
+ * script runs as its TypeScript twin.
  */
 export class MemoryKvStore extends KvStore {
-  private readonly logs = new Map<string, { entries: number[]; expiresAtMs: number }>();
-  private readonly counters = new Map<string, number>();
-  private readonly buckets = new Map<
-    string,
-    { buckets: Map<number, number>; expiresAtMs: number }
-  >();
-  private readonly strings = new Map<string, { value: string; expiresAtMs: number }>();
   private readonly listeners = new Map<string, ((message: string) => void)[]>();
   private readonly streams: MemoryStreams;
+  private readonly keyspace: MemoryKeyspace;
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(now: () => number = Date.now) {
     super();
     this.streams = new MemoryStreams(now);
-    // Drop logs nobody touched for a whole window, so idle keys do not accumulate.
-    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS).unref();
+    this.keyspace = new MemoryKeyspace(now, this.streams);
+    // Drop keys nobody touched since they expired, so idle keys do not accumulate.
+    this.sweeper = setInterval(() => this.keyspace.sweep(), SWEEP_INTERVAL_MS).unref();
   }
 
   ping(): Promise<number> {
     return Promise.resolve(0);
   }
 
-  hitSlidingWindows(
-    windows: WindowSpec[],
-    nowMs: number,
-    windowMs: number,
-  ): Promise<{ allowed: boolean; windows: WindowState[] }> {
-    const logs = windows.map(({ key }) => {
-      const log = this.logs.get(key) ?? { entries: [], expiresAtMs: 0 };
-      log.expiresAtMs = nowMs + windowMs;
-      this.logs.set(key, log);
-      return log.entries;
-    });
-    return Promise.resolve(
-      hitSlidingLogs(
-        logs,
-        windows.map((window) => window.limit),
-        nowMs,
-        windowMs,
-      ),
-    );
-  }
-
-  admitClick(request: ClickAdmissionRequest): Promise<ClickAdmissionResult> {
-    const { keys } = request;
-    const bucketsOf = (key: string): Map<number, number> => {
-      const entry = this.buckets.get(key) ?? { buckets: new Map<number, number>(), expiresAtMs: 0 };
-      entry.expiresAtMs = request.nowMs + 2 * request.windowMs;
-      this.buckets.set(key, entry);
-      return entry.buckets;
-    };
-    const state = {
-      ipBuckets: bucketsOf(keys.ipWindow),
-      creatorBuckets: bucketsOf(keys.creatorWindow),
-      used: this.counters.get(keys.quota) ?? request.quotaSeed,
-    };
-    const result = admitClickInMemory(state, request);
-    if (state.used !== null) this.counters.set(keys.quota, state.used);
-    if (result.verdict === 'counted') this.streams.append(keys.stream, request.record);
-    return Promise.resolve(result);
-  }
-
   getString(key: string): Promise<string | null> {
-    const entry = this.strings.get(key);
-    if (entry === undefined || entry.expiresAtMs <= this.now()) return Promise.resolve(null);
-    return Promise.resolve(entry.value);
+    return Promise.resolve(this.keyspace.getString(key));
   }
 
   setString(key: string, value: string, ttlSeconds: number): Promise<void> {
-    this.strings.set(key, { value, expiresAtMs: this.now() + ttlSeconds * 1000 });
+    this.keyspace.setString(key, value, { ttlMs: ttlSeconds * 1000 });
     return Promise.resolve();
   }
 
   deleteKeys(keys: string[]): Promise<void> {
-    for (const key of keys) {
-      this.strings.delete(key);
-      this.counters.delete(key);
-    }
+    for (const key of keys) this.keyspace.deleteKey(key);
     return Promise.resolve();
+  }
+
+  getHash(key: string): Promise<Record<string, string>> {
+    return Promise.resolve(this.keyspace.getHash(key));
+  }
+
+  setHash(key: string, fields: Record<string, string>, ttlSeconds: number): Promise<void> {
+    this.keyspace.setHash(key, fields, ttlSeconds * 1000);
+    return Promise.resolve();
+  }
+
+  runScript<Reply>(
+    script: KvScript<Reply>,
+    keys: readonly string[],
+    args: readonly ScriptArg[],
+  ): Promise<Reply> {
+    try {
+      return Promise.resolve(script.runInMemory(this.keyspace, keys, args));
+    } catch (error) {
+      // A failing script rejects, as a Lua error does.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** One process: a broadcast reaches only this process's own subscribers. */
@@ -100,6 +73,14 @@ export class MemoryKvStore extends KvStore {
   subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
     this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), onMessage]);
     return Promise.resolve();
+  }
+
+  appendToStream(stream: string, payload: string): Promise<string> {
+    return Promise.resolve(this.streams.append(stream, payload));
+  }
+
+  streamLength(stream: string): Promise<number> {
+    return Promise.resolve(this.streams.length(stream));
   }
 
   ensureStreamGroup(stream: string, group: string): Promise<void> {
@@ -131,25 +112,8 @@ export class MemoryKvStore extends KvStore {
     return Promise.resolve();
   }
 
-  getCounter(key: string): Promise<number | null> {
-    return Promise.resolve(this.counters.get(key) ?? null);
-  }
-
   close(): Promise<void> {
     clearInterval(this.sweeper);
     return Promise.resolve();
-  }
-
-  private sweep(): void {
-    const nowMs = this.now();
-    for (const [key, log] of this.logs) {
-      if (log.expiresAtMs <= nowMs) this.logs.delete(key);
-    }
-    for (const [key, entry] of this.buckets) {
-      if (entry.expiresAtMs <= nowMs) this.buckets.delete(key);
-    }
-    for (const [key, entry] of this.strings) {
-      if (entry.expiresAtMs <= nowMs) this.strings.delete(key);
-    }
   }
 }

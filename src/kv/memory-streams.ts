@@ -33,6 +33,11 @@ export class MemoryStreams {
     return id;
   }
 
+  /** Entries not yet deleted, as XLEN counts them. */
+  length(stream: string): number {
+    return this.streams.get(stream)?.entries.size ?? 0;
+  }
+
   ensureGroup(stream: string, group: string): void {
     const state = this.streamOf(stream);
     if (!state.groups.has(group)) state.groups.set(group, { lastDelivered: 0, pending: new Map() });

@@ -84,7 +84,8 @@ export class LinkBuilderService {
       deviceType: request.deviceType ?? null,
       outcome: decision.outcome,
       routingReason: decision.reason,
-      confidence: Math.min(100, Math.round(100 * decision.confidenceFactor)),
+      // The engine's own 0-100 figure for the winner; passthrough has none and stores 0.
+      confidence: decision.trace.winner?.confidence ?? 0,
       // Rounded as their numeric columns store them, so the create answer matches later reads.
       confidenceFactor: roundTo(decision.confidenceFactor, 4),
       normalizedEpcUsd: roundTo(decision.normalizedEpcUsd, 6),

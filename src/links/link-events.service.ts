@@ -1,44 +1,61 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProbesService } from '../probes/probes.service';
 import type { LinkEntity } from './link.entity';
 
 type ChangeListener = (linkId: string) => Promise<void>;
 
+/** What a new link asks of whoever listens: probe the URL visitors are sent to. */
+export interface CreatedLink {
+  linkId: string;
+  /** The original URL while passthrough is on, else the routed URL. */
+  servedUrl: string;
+}
+type CreatedListener = (links: CreatedLink[]) => void;
+
 /**
- * What follows a link's creation or change outside the request: background probes of new
- * links, and telling the edge caches (which depend on this module, not the other way round)
- * that a link changed. Never blocks the request and never throws.
+ * What follows a link's creation or change outside the request, told to the modules that
+ * depend on this one (never the other way round): the probes queue new links, the edge
+ * caches evict changed ones. Never blocks the request and never throws.
  */
 @Injectable()
 export class LinkEventsService {
   private readonly logger = new Logger(LinkEventsService.name);
   private readonly changeListeners: ChangeListener[] = [];
-
-  constructor(private readonly probes: ProbesService) {}
+  private readonly createdListeners: CreatedListener[] = [];
 
   /** The edge registers its cache eviction here. */
   onChanged(listener: ChangeListener): void {
     this.changeListeners.push(listener);
   }
 
+  /** The probes register their queue here. A listener must not throw or block. */
+  onCreated(listener: CreatedListener): void {
+    this.createdListeners.push(listener);
+  }
+
   created(links: LinkEntity[]): void {
-    // Probe what visitors are sent to: the original URL while passthrough is on.
-    for (const link of links) {
-      this.probes.enqueue({
-        linkId: link.id,
-        url: link.passthroughEnabled ? link.originalUrl : link.routedUrl,
-      });
+    const created = links.map((link) => ({
+      linkId: link.id,
+      servedUrl: link.passthroughEnabled ? link.originalUrl : link.routedUrl,
+    }));
+    for (const listener of this.createdListeners) {
+      try {
+        listener(created);
+      } catch (error) {
+        this.logger.warn(`A listener of new links failed: ${String(error)}`);
+      }
     }
   }
 
   /** Awaited by the caller so that the next request anywhere sees the change. */
-  async changed(link: LinkEntity): Promise<void> {
+  changed(link: LinkEntity): Promise<void> {
+    return this.changedById(link.id);
+  }
+
+  async changedById(linkId: string): Promise<void> {
     await Promise.all(
       this.changeListeners.map((listener) =>
-        listener(link.id).catch((error: unknown) =>
-          this.logger.warn(
-            `Could not evict link ${link.id} from the edge caches: ${String(error)}`,
-          ),
+        listener(linkId).catch((error: unknown) =>
+          this.logger.warn(`Could not evict link ${linkId} from the edge caches: ${String(error)}`),
         ),
       ),
     );

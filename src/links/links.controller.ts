@@ -1,8 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthContext, Caller, RequiresEnterprise } from '../auth/access.decorators';
+import {
+  AuthContext,
+  Caller,
+  RequiresPlanCapability,
+  UseRateLimitBucket,
+} from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
-import { UseRateLimitBucket } from '../rate-limit/rate-limit.decorator';
 import { BulkCreateLinksDto } from './dto/bulk-create-links.dto';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { ListLinksQuery } from './dto/list-links.query';
@@ -30,7 +34,7 @@ export class LinksController {
 
   @Post('bulk')
   @HttpCode(207)
-  @RequiresEnterprise()
+  @RequiresPlanCapability('hasBulkAccess')
   @UseRateLimitBucket('bulk')
   @ApiOperation({ summary: 'Create 1 to 100 links, each independently (Enterprise; 207)' })
   @ApiEnvelopedOk(BulkCreateLinksResponse, 207)

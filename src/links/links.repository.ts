@@ -23,6 +23,14 @@ export class LinksRepository {
     return links;
   }
 
+  /** A live (not soft-deleted) link by its canonical id, whoever owns it (the edge's read). */
+  findLiveById(linkId: string): Promise<LinkEntity | null> {
+    return this.links
+      .createQueryBuilder('link')
+      .where('link.id = :linkId AND link.deleted_at IS NULL', { linkId })
+      .getOne();
+  }
+
   /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
   findLiveForCreator(creatorId: string, typedLinkId: string): Promise<LinkEntity | null> {
     // Any other string names no link (and may hold a NUL PostgreSQL refuses).

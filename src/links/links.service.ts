@@ -26,6 +26,7 @@ import {
 import { LinkEditor } from './link-editor';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
+import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
 
 /** The same validation the global pipe applies to a body, for one bulk item at a time. */
 const ITEM_VALIDATION = { whitelist: true, forbidNonWhitelisted: true };
@@ -134,6 +135,15 @@ export class LinksService {
     await this.links.save(link);
     await this.events.changed(link);
     return { linkId: link.id, deleted: true };
+  }
+
+  /**
+   * What the edge needs to route a click on a live link, or null. `linkId` is the canonical
+   * spelling (normaliseLinkId): the edge normalises before its caches.
+   */
+  async findRoutingRecord(linkId: string): Promise<LinkRoutingRecord | null> {
+    const link = await this.links.findLiveById(linkId);
+    return link === null ? null : toLinkRoutingRecord(link);
   }
 
   private async findOrThrow(creatorId: string, linkId: string): Promise<LinkEntity> {

@@ -1,4 +1,4 @@
-import { routableNetworks } from '../routing/engine/list-candidates';
+import { routableNetworks } from './kb/routable-networks';
 import { MerchantProfile, NetworkId } from './kb/merchant-profile';
 import { buildMerchantHostIndex, MerchantHostMatch } from './kb/merchant-host-index';
 

@@ -26,6 +26,23 @@ export class NetworkAccountsService {
     private readonly accounts: Repository<NetworkAccountEntity>,
   ) {}
 
+  /**
+   * The active affiliate ids of each creator, network by network in id order, in one
+   * statement (the edge's batch read). A creator with none is absent from the map.
+   */
+  async readActiveAffiliateIds(creatorIds: string[]): Promise<Map<string, [NetworkId, string][]>> {
+    const rows: { creator_id: string; accounts: [NetworkId, string][] }[] =
+      await this.accounts.manager.query(
+        `SELECT creator_id,
+                json_agg(json_build_array(network_id, affiliate_id) ORDER BY network_id) AS accounts
+           FROM network_accounts
+          WHERE creator_id = ANY($1::varchar[]) AND is_active
+          GROUP BY creator_id`,
+        [creatorIds],
+      );
+    return new Map(rows.map((row) => [row.creator_id, row.accounts]));
+  }
+
   /** Gives a new creator an active demo account (a generated tracking id) on all 12 networks. */
   async createDemoAccounts(creatorId: string): Promise<NetworkAccountView[]> {
     const suffix = randomBytes(4).toString('hex');

@@ -4,7 +4,13 @@ import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
 import { ProbesConfig } from '../config/env';
 import { LinkProber } from './link-prober';
-import { ProbesRepository, ProbeTarget, SweepScope } from './probes.repository';
+import { LinkEventsService } from '../links/link-events.service';
+import {
+  LinkProbeStatesService,
+  ProbeTarget,
+  SweepScope,
+} from '../links/link-probe-states.service';
+import { expiryCutoffMs } from './rules/deep-link-expiry';
 import { classifyDeepLinkProbe } from './rules/classify-deep-link-probe';
 import { classifyHealthProbe } from './rules/classify-health-probe';
 
@@ -45,18 +51,18 @@ export class ProbesService implements BeforeApplicationShutdown {
   private readonly waiting = new Map<string, ProbeRequest>();
   private readonly running = new Map<string, Promise<void>>();
   private isStopping = false;
-  private readonly recordedListeners: ((linkId: string) => Promise<void>)[] = [];
 
   constructor(
     @InjectConfig('probes') private readonly config: ProbesConfig,
     private readonly prober: LinkProber,
-    private readonly repository: ProbesRepository,
+    private readonly probeStates: LinkProbeStatesService,
     private readonly clock: Clock,
-  ) {}
-
-  /** Called after a link's statuses changed: the edge evicts its cached copy of the link. */
-  onRecorded(listener: (linkId: string) => Promise<void>): void {
-    this.recordedListeners.push(listener);
+    linkEvents: LinkEventsService,
+  ) {
+    // Probe what visitors are sent to: the original URL while passthrough is on.
+    linkEvents.onCreated((links) => {
+      for (const link of links) this.enqueue({ linkId: link.linkId, url: link.servedUrl });
+    });
   }
 
   /**
@@ -87,9 +93,18 @@ export class ProbesService implements BeforeApplicationShutdown {
     const nowMs = this.clock.nowMs();
     const scope: SweepScope = { creatorId: options.creatorId, limit: SWEEP_BATCH_SIZE };
     // Stranded first: a link this sweep expires is then queued once, not also "retried".
-    const stranded = await this.repository.findStranded(new Date(nowMs - STRANDED_AFTER_MS), scope);
+    const stranded = await this.probeStates.findStranded(
+      new Date(nowMs - STRANDED_AFTER_MS),
+      scope,
+    );
     const retried = stranded.filter((link) => !this.isQueued(link.id));
-    const expired = await this.repository.expireDue(nowMs, scope);
+    const expired = await this.probeStates.expireDue(
+      {
+        validatedBefore: new Date(expiryCutoffMs('validated', nowMs)),
+        invalidBefore: new Date(expiryCutoffMs('invalid', nowMs)),
+      },
+      scope,
+    );
     for (const link of [...retried, ...expired]) this.enqueueTarget(link);
     if (expired.length > 0 || retried.length > 0) {
       this.logger.log(`Probe sweep: ${expired.length} expired, ${retried.length} retried`);
@@ -146,8 +161,8 @@ export class ProbesService implements BeforeApplicationShutdown {
         healthStatus: classifyHealthProbe(health),
         checkedAt,
       };
-      const isRecorded = await this.repository.recordOutcome(linkId, outcome);
-      if (isRecorded) await Promise.all(this.recordedListeners.map((listener) => listener(linkId)));
+      // Links store it and tell the edge caches.
+      const isRecorded = await this.probeStates.recordOutcome(linkId, outcome);
       this.logger.debug(
         `Link ${linkId}: deep link ${outcome.deepLinkStatus}, health ${outcome.healthStatus}` +
           (isRecorded ? '' : ' (not recorded: link deleted or a newer result stored)'),

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PlanEntity } from '../account/plan.entity';
+import type { RateLimitBucket } from '../common/access/access.decorators';
+import type { CallerPlan } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { KvStore, WindowSpec } from '../kv/kv-store';
+import { KvStore } from '../kv/kv-store';
 import { describeWindow, pickBindingWindow, RateLimitVerdict } from './sliding-log';
+import { hitSlidingWindows, WindowSpec } from './sliding-windows';
 
 export const RATE_WINDOW_MS = 60_000;
 
@@ -12,9 +14,9 @@ export const RATE_WINDOW_MS = 60_000;
  * Which per-key window(s) a route counts in (DESIGN section 5): `route` replaces the general
  * bucket on POST /route; `bulk` counts in the general bucket and in the bulk bucket.
  */
-export type RateLimitBucket = 'general' | 'route' | 'bulk';
+export type { RateLimitBucket };
 
-function windowsFor(bucket: RateLimitBucket, keyId: string, plan: PlanEntity): WindowSpec[] {
+function windowsFor(bucket: RateLimitBucket, keyId: string, plan: CallerPlan): WindowSpec[] {
   // The {keyId} hash tag keeps all of a key's windows in one Redis Cluster slot.
   const window = (name: string, limit: number | null): WindowSpec[] =>
     limit === null ? [] : [{ key: `rl:{${keyId}}:${name}`, limit }];
@@ -56,17 +58,17 @@ export class RateLimitService {
   async admit(
     bucket: RateLimitBucket,
     keyId: string,
-    plan: PlanEntity,
+    plan: CallerPlan,
   ): Promise<Record<string, string>> {
     const windows = windowsFor(bucket, keyId, plan);
     if (windows.length === 0) return {};
     const nowMs = this.clock.nowMs();
-    const result = await this.store
-      .hitSlidingWindows(windows, nowMs, RATE_WINDOW_MS)
-      .catch((error: unknown) => {
+    const result = await hitSlidingWindows(this.store, windows, nowMs, RATE_WINDOW_MS).catch(
+      (error: unknown) => {
         this.logger.error(`Rate limiter unavailable: ${String(error)}`);
         throw new AppError(ErrorCode.KV_ERROR, 'The rate limiter is unavailable; retry shortly.');
-      });
+      },
+    );
     const verdict = pickBindingWindow(
       result.windows.map((state, i) =>
         describeWindow(state, windows[i].limit, result.allowed, nowMs, RATE_WINDOW_MS),

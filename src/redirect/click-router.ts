@@ -2,10 +2,15 @@ import { LRUCache } from 'lru-cache';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
-import { decideRoute, visitorRoutingKey } from '../routing/engine';
-import type { RoutingOutcome, VisitorContext } from '../routing/engine/routing-types';
+import { decideRoute, decisionKey, sharedDecisionKey, toLinkRoutingInput } from '../routing/engine';
+import type {
+  LinkRoutingInput,
+  RoutingDecision,
+  RoutingOutcome,
+  VisitorContext,
+} from '../routing/engine/routing-types';
 import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
-import type { LinkRoutingRecord } from './link-routing-record';
+import type { LinkRoutingRecord } from '../links/link-routing-record';
 
 /** Where one click goes, and what its click record says about the route. */
 export interface ClickRoute {
@@ -27,6 +32,8 @@ export interface ClickRoute {
  */
 export class ClickRouter {
   private readonly memo = new LRUCache<string, ClickRoute>({ max: 200_000 });
+  /** The engine's input per record, built again only when the merchant or accounts change. */
+  private readonly inputs = new WeakMap<LinkRoutingRecord, LinkRoutingInput>();
 
   route(
     record: LinkRoutingRecord,
@@ -38,63 +45,55 @@ export class ClickRouter {
   ): ClickRoute {
     if (record.passthrough) return passthroughRoute(record);
     if (visitor === null) return storedRoute(record);
-    // Two memos, both keyed by every input of the decision (the link's version, the FX rates,
-    // the creator's accounts, and the visitor): first by the visitor's exact context (a string
-    // join), then by what of the visitor the route depends on (many countries share one).
-    // A pin's expiry changes the decision, so whether it still holds is part of the key.
-    const base = `${record.linkId}|${record.version}|${pinExpiredSince(record, nowMs)}|${fx.timestamp}|${fx.isStale}|${creator.accountsTag}`;
-    const exactKey = `${base}|${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}`;
+    const link = this.inputFor(record, merchant, creator);
+    // Two memos, both keyed by every input of the decision (decision-key.ts derives the keys
+    // from the engine's own input): first by the visitor's exact context, then by what of the
+    // visitor the route depends on (many countries share one).
+    const exactKey = decisionKey(link, visitor, fx, nowMs);
     const exact = this.memo.get(exactKey);
-    if (exact !== undefined) return exact;
-    const sharedKey = `${base}|${visitorRoutingKey(merchant, record.originalUrl, visitor)}`;
-    const shared = this.memo.get(sharedKey);
-    const route = shared ?? decide(record, creator, visitor, merchant, fx, nowMs);
+    if (exact !== undefined) return withRecordMerchant(exact, record);
+    const sharedKey = sharedDecisionKey(link, visitor, fx, nowMs);
+    const route = this.memo.get(sharedKey) ?? toClickRoute(decideRoute(link, visitor, fx, nowMs));
     this.memo.set(exactKey, route);
     this.memo.set(sharedKey, route);
-    return route;
+    return withRecordMerchant(route, record);
+  }
+
+  // Reusing the input object is what keeps the key cheap: its link part is computed per object.
+  private inputFor(
+    record: LinkRoutingRecord,
+    merchant: MerchantProfile | null,
+    creator: CreatorEdgeProfile,
+  ): LinkRoutingInput {
+    const cached = this.inputs.get(record);
+    if (cached?.merchant === merchant && cached.networkAccounts === creator.affiliateIds) {
+      return cached;
+    }
+    const input = toLinkRoutingInput(record, merchant, creator.affiliateIds);
+    this.inputs.set(record, input);
+    return input;
   }
 }
 
-/** Whether the link's network pin has expired (the engine then ignores it). */
-function pinExpiredSince(record: LinkRoutingRecord, nowMs: number): boolean {
-  const expiresAt = record.networkOverride?.expiresAt;
-  return expiresAt !== undefined && Date.parse(expiresAt) <= nowMs;
-}
-
-function decide(
-  record: LinkRoutingRecord,
-  creator: CreatorEdgeProfile,
-  visitor: VisitorContext,
-  merchant: MerchantProfile | null,
-  fx: FxSnapshot,
-  nowMs: number,
-): ClickRoute {
-  const decision = decideRoute(
-    {
-      originalUrl: record.originalUrl,
-      merchant,
-      preset: record.preset,
-      ...(record.category ? { category: record.category } : {}),
-      passthrough: false,
-      ...(record.networkOverride ? { networkOverride: record.networkOverride } : {}),
-      probes: record.probes,
-      networkAccounts: creator.affiliateIds,
-      ...(record.utmOverride ? { utmOverride: record.utmOverride } : {}),
-    },
-    visitor,
-    fx,
-    nowMs,
-  );
+function toClickRoute(decision: RoutingDecision): ClickRoute {
   return {
     url: decision.routedUrl,
     outcome: decision.outcome,
-    merchantId: decision.merchantId ?? record.merchantId,
+    merchantId: decision.merchantId,
     region: decision.region,
     networkId: decision.networkId,
     normalizedEpcUsd: decision.normalizedEpcUsd,
     confidence: decision.confidenceFactor,
     deepLinkUsed: decision.deepLinkUsed,
   };
+}
+
+// A merchant missing from the knowledge base leaves the decision without one; the click still
+// records the link's. Kept out of the memo, which links with the same inputs share.
+function withRecordMerchant(route: ClickRoute, record: LinkRoutingRecord): ClickRoute {
+  return route.merchantId !== null || record.merchantId === null
+    ? route
+    : { ...route, merchantId: record.merchantId };
 }
 
 function passthroughRoute(record: LinkRoutingRecord): ClickRoute {

@@ -1,16 +1,16 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
+import { CreatorEdgeLimits, CreatorsService } from '../account/creators.service';
 import { Clock } from '../common/clock';
 import type { NetworkId } from '../networks/network-ids';
+import { NetworkAccountsService } from '../networks/network-accounts.service';
 
 /** What the edge needs of a creator: limits, quota and the affiliate ids to route with. */
 export interface CreatorEdgeProfile {
   creatorId: string;
   edgeClicksPerMinute: number;
   includedClicks: number;
-  /** Free plan: the quota is a hard stop, no overage. */
+  /** The plan row is a hard cap (Free): the quota is a hard stop, no overage. */
   isHardCap: boolean;
   affiliateIds: Partial<Record<NetworkId, string>>;
   /**
@@ -36,29 +36,12 @@ interface CachedProfile {
   loadedAtMs: number;
 }
 
-interface ProfileRow {
-  creator_id: string;
-  edge_clicks_per_minute: number;
-  included_clicks: number;
-  is_free: boolean;
-  accounts: [NetworkId, string][] | null;
-}
-
-const PROFILES_SQL = `
-  SELECT c.id AS creator_id,
-         p.edge_clicks_per_minute,
-         COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks,
-         p.id = 'free' AS is_free,
-         (SELECT json_agg(json_build_array(a.network_id, a.affiliate_id) ORDER BY a.network_id)
-            FROM network_accounts a WHERE a.creator_id = c.id AND a.is_active) AS accounts
-    FROM creators c JOIN plans p ON p.id = c.plan_id
-   WHERE c.id = ANY($1::varchar[])`;
-
 /**
  * Creator profiles for the edge, served from memory so that no click waits for PostgreSQL
  * once its creator is known. Instead of each profile expiring on its own (which, under load,
  * turns into a burst of one query per creator every second), one timer reads every profile
- * clicked since the last pass in a single statement. A refresh that fails (PostgreSQL down)
+ * clicked since the last pass, in one batch read of the account module (plans and limits) and
+ * one of the networks module (affiliate ids), each a single statement. A refresh that fails (PostgreSQL down)
  * keeps the last profiles serving; only a creator never seen, or idle for a minute, is read
  * on the click itself.
  */
@@ -79,7 +62,8 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
   private lastRefreshWarningMs = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly creators: CreatorsService,
+    private readonly networkAccounts: NetworkAccountsService,
     private readonly clock: Clock,
   ) {}
 
@@ -149,21 +133,25 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
 
   /** Reads the given creators and caches each profile, null for a creator that does not exist. */
   private async load(creatorIds: string[]): Promise<void> {
-    const rows: ProfileRow[] = await this.dataSource.query(PROFILES_SQL, [creatorIds]);
+    const [limits, accounts] = await Promise.all([
+      this.creators.readEdgeLimits(creatorIds),
+      this.networkAccounts.readActiveAffiliateIds(creatorIds),
+    ]);
     const loadedAtMs = this.clock.nowMs();
-    const found = new Map(rows.map((row) => [row.creator_id, this.toProfile(row)]));
+    const found = new Map(
+      limits.map((row) => [row.creatorId, this.toProfile(row, accounts.get(row.creatorId) ?? [])]),
+    );
     for (const creatorId of creatorIds) {
       this.cache.set(creatorId, { profile: found.get(creatorId) ?? null, loadedAtMs });
     }
   }
 
-  private toProfile(row: ProfileRow): CreatorEdgeProfile {
-    const accounts = row.accounts ?? [];
+  private toProfile(
+    limits: CreatorEdgeLimits,
+    accounts: [NetworkId, string][],
+  ): CreatorEdgeProfile {
     return {
-      creatorId: row.creator_id,
-      edgeClicksPerMinute: row.edge_clicks_per_minute,
-      includedClicks: row.included_clicks,
-      isHardCap: row.is_free,
+      ...limits,
       affiliateIds: Object.fromEntries(accounts),
       accountsTag: this.tagOf(JSON.stringify(accounts)),
     };

@@ -1,13 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { IsNull, Repository } from 'typeorm';
 import { normaliseLinkId } from '../common/ids';
 import { KvStore } from '../kv/kv-store';
-import { LinkEntity } from '../links/link.entity';
 import { LinkEventsService } from '../links/link-events.service';
-import { ProbesService } from '../probes/probes.service';
-import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
+import { LinkRoutingRecord } from '../links/link-routing-record';
+import { LinksService } from '../links/links.service';
 
 const INVALIDATION_CHANNEL = 'linkpilot:links:invalidate';
 const REDIS_TTL_SECONDS = 3600;
@@ -31,13 +28,11 @@ export class LinkRecordsService implements OnModuleInit {
 
   constructor(
     private readonly store: KvStore,
-    @InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>,
+    private readonly links: LinksService,
     linkEvents: LinkEventsService,
-    probes: ProbesService,
   ) {
     // Edits, deletions and probe results all change what a click should do.
     linkEvents.onChanged((linkId) => this.evict(linkId));
-    probes.onRecorded((linkId) => this.evict(linkId));
   }
 
   async onModuleInit(): Promise<void> {
@@ -81,9 +76,8 @@ export class LinkRecordsService implements OnModuleInit {
   }
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
-    const link = await this.links.findOneBy({ id: linkId, deletedAt: IsNull() });
-    if (link === null) return null;
-    const record = toLinkRoutingRecord(link);
+    const record = await this.links.findRoutingRecord(linkId);
+    if (record === null) return null;
     await this.store
       .setString(redisKeyOf(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
       .catch(() => undefined);

@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import proxyaddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AppError } from '../common/errors/app-error';
+import { toErrorBody } from '../common/errors/all-exceptions.filter';
 import { newUlid } from '../common/ids';
 import type { TrustFunction } from '../common/http/trust-proxy';
 import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
@@ -60,6 +62,14 @@ export class RedirectFronts {
         // This route lives outside Nest, so Nest's exception filter never sees its errors:
         // answer them in the project's envelope here, never in Fastify's own error shape.
         errorHandler: (error, request, reply) => {
+          // Our own hooks' refusals (say, 414 from the request-target bound) keep their code.
+          if (error instanceof AppError) {
+            void reply
+              .status(error.status)
+              .headers({ 'cache-control': 'private, no-store' })
+              .send(toErrorBody(error, String(request.id)));
+            return;
+          }
           const status = clientErrorStatusOf(error);
           if (status === undefined) {
             this.logger.error(

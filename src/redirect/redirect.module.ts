@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { QuotaModule } from '../account/quota.module';
+import { CreatorsModule } from '../account/creators.module';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
+import { NetworksModule } from '../networks/networks.module';
 import { FxModule } from '../fx/fx.module';
-import { LinkEntity } from '../links/link.entity';
 import { LinksModule } from '../links/links.module';
-import { ProbesModule } from '../probes/probes.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { CreatorEdgeProfilesService } from './creator-edge-profiles.service';
 import { LinkRecordsService } from './link-records.service';
@@ -12,12 +12,13 @@ import { RedirectHandler } from './redirect.handler';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([LinkEntity]),
     LinksModule,
     MerchantsModule,
     FxModule,
     ClickPipelineModule,
-    ProbesModule,
+    QuotaModule,
+    CreatorsModule,
+    NetworksModule,
   ],
   providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler],
   exports: [RedirectHandler, LinkRecordsService],

@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthContext, Caller } from '../auth/access.decorators';
+import { AuthContext, Caller, UseRateLimitBucket } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
-import { UseRateLimitBucket } from '../rate-limit/rate-limit.decorator';
 import { RouteRequestDto } from './dto/route-request.dto';
 import { RouteResponse } from './route.response';
 import { RoutingService } from './routing.service';

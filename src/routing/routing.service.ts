@@ -5,14 +5,15 @@ import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import { MerchantProfile, ProductCategory } from '../merchants/kb/merchant-profile';
 import { MerchantsService } from '../merchants/merchants.service';
 import { NetworkAccountsService } from '../networks/network-accounts.service';
-import { NetworkId } from '../networks/network-ids';
 import { RouteRequestDto } from './dto/route-request.dto';
-import { decideRoute } from './engine';
+import { decideRoute, toAffiliateIds, toLinkRoutingInput } from './engine';
 import { RouteResponse, toRouteResponse } from './route.response';
 import type {
+  AffiliateIds,
   DeviceType,
   LinkProbes,
   NetworkOverridePin,
+  RoutableLink,
   RoutingDecision,
   RoutingPresetId,
   UtmOverride,
@@ -39,7 +40,7 @@ export interface RouteAnswer {
 
 export interface RoutingContext {
   fx: FxSnapshot;
-  accounts: Partial<Record<NetworkId, string>>;
+  accounts: AffiliateIds;
   nowMs: number;
 }
 
@@ -79,23 +80,8 @@ export class RoutingService {
       os: null,
       isInAppBrowser: false,
     };
-    const decision = decideRoute(
-      {
-        originalUrl: question.originalUrl,
-        merchant,
-        preset: question.preset ?? 'default',
-        ...(question.category ? { category: question.category } : {}),
-        passthrough: question.passthrough ?? false,
-        ...(question.networkOverride ? { networkOverride: question.networkOverride } : {}),
-        probes: question.probes ?? NEW_LINK_PROBES,
-        networkAccounts: accounts,
-        ...(question.utmOverride ? { utmOverride: question.utmOverride } : {}),
-      },
-      visitor,
-      fx,
-      nowMs,
-    );
-    return { decision, merchant };
+    const link = toLinkRoutingInput(routableLinkOf(question), merchant, accounts);
+    return { decision: decideRoute(link, visitor, fx, nowMs), merchant };
   }
 
   /** POST /route: the engine's answer for a URL and a visitor; nothing stored or counted. */
@@ -115,8 +101,22 @@ export class RoutingService {
     return this.merchants.knowledgeBase.resolveHost(hostname)?.profile ?? null;
   }
 
-  async affiliateIdsOf(creatorId: string): Promise<Partial<Record<NetworkId, string>>> {
-    const accounts = await this.networkAccounts.listActive(creatorId);
-    return Object.fromEntries(accounts.map((account) => [account.networkId, account.affiliateId]));
+  /** The creator's active affiliate ids, read as the edge reads them. */
+  async affiliateIdsOf(creatorId: string): Promise<AffiliateIds> {
+    const accounts = await this.networkAccounts.readActiveAffiliateIds([creatorId]);
+    return toAffiliateIds(accounts.get(creatorId) ?? []);
   }
+}
+
+/** A question's link as the engine's input builder takes it: unset settings are the defaults. */
+function routableLinkOf(question: RouteQuestion): RoutableLink {
+  return {
+    originalUrl: question.originalUrl,
+    preset: question.preset ?? 'default',
+    category: question.category ?? null,
+    passthrough: question.passthrough ?? false,
+    networkOverride: question.networkOverride ?? null,
+    utmOverride: question.utmOverride ?? null,
+    probes: question.probes ?? NEW_LINK_PROBES,
+  };
 }

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Test } from 'supertest';
 import { generateApiKey } from '../../src/auth/api-key-format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { FAILED_AUTHS_PER_MINUTE } from '../../src/auth/failed-auth-policy';
+import { FAILED_AUTHS_PER_MINUTE } from '../../src/config/env';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';

@@ -9,7 +9,13 @@ import {
 } from '../../src/analytics/click-stream.consumer';
 import { runCli } from '../../src/cli/run-cli';
 import { ClicksConfig } from '../../src/config/env';
-import { CLICK_STREAMS, clickStreamKey, edgeKeysOf, edgeShardOf } from '../../src/kv/edge-keys';
+import {
+  CLICK_ADMISSION_SCRIPT,
+  clickAdmissionArgs,
+  clickAdmissionKeys,
+} from '../../src/account/click-admission.script';
+import { edgeKeysOf } from '../../src/account/edge-keys';
+import { CLICK_STREAMS, clickStreamKey, edgeShardOf } from '../../src/analytics/click-streams';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -237,7 +243,7 @@ describe('Click stream consumer (e2e)', () => {
     ]);
     for (const record of ['not json', '{"recordId":"x"}', '["only an id"]', badTime]) {
       const nowMs = Date.now();
-      const admitted = await t.app.get(KvStore).admitClick({
+      const admission = {
         keys: edgeKeysOf(creatorId, '192.0.2.250', billingPeriodOf(nowMs).id),
         nowMs,
         windowMs: 60_000,
@@ -248,8 +254,15 @@ describe('Click stream consumer (e2e)', () => {
         quotaSeed: 3,
         quotaTtlSeconds: 60,
         record,
-      });
-      expect(admitted.verdict).toBe('counted');
+      };
+      const [verdict] = await t.app
+        .get(KvStore)
+        .runScript(
+          CLICK_ADMISSION_SCRIPT,
+          clickAdmissionKeys(admission),
+          clickAdmissionArgs(admission),
+        );
+      expect(verdict).toBe('counted');
     }
     const consumer = worker();
     let written = 0;

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { DeepLinkStatus, HealthStatus, LinkEntity } from '../../src/links/link.entity';
-import { ProbesRepository } from '../../src/probes/probes.repository';
+import { LinkProbeStatesService } from '../../src/links/link-probe-states.service';
 import { ProbesService } from '../../src/probes/probes.service';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { createLink } from '../factories/link.factory';
@@ -181,7 +181,7 @@ describe('Link probes (e2e)', () => {
         routedUrl: `${MERCHANT}${prefix}/deleted?utm_source=linkpilot`,
         deletedAt: new Date(clock.nowMs()),
       });
-      const record = jest.spyOn(t.app.get(ProbesRepository), 'recordOutcome');
+      const record = jest.spyOn(t.app.get(LinkProbeStatesService), 'recordOutcome');
       try {
         t.app.get(ProbesService).enqueue({ linkId: link.id, url: link.routedUrl });
         const call = await pollUntil(

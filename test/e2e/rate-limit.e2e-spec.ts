@@ -1,4 +1,5 @@
 import { KvStore } from '../../src/kv/kv-store';
+import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
@@ -76,22 +77,22 @@ describe('Rate limits (e2e)', () => {
         { key: `rl:${tag}:bulk`, limit: 2 },
       ];
       const nowMs = 1_700_000_000_000;
-      expect((await store.hitSlidingWindows(windows, nowMs, 60_000)).allowed).toBe(true);
-      expect((await store.hitSlidingWindows(windows, nowMs + 1, 60_000)).allowed).toBe(true);
-      const refused = await store.hitSlidingWindows(windows, nowMs + 2, 60_000);
+      expect((await hitSlidingWindows(store, windows, nowMs, 60_000)).allowed).toBe(true);
+      expect((await hitSlidingWindows(store, windows, nowMs + 1, 60_000)).allowed).toBe(true);
+      const refused = await hitSlidingWindows(store, windows, nowMs + 2, 60_000);
       expect(refused.allowed).toBe(false);
       expect(refused.windows).toEqual([
         { count: 2, oldestMs: nowMs, blockingMs: null },
         { count: 2, oldestMs: nowMs, blockingMs: nowMs },
       ]);
       // Only the general window alone: one slot left there, since the refusal logged nothing.
-      const generalOnly = await store.hitSlidingWindows([windows[0]], nowMs + 3, 60_000);
+      const generalOnly = await hitSlidingWindows(store, [windows[0]], nowMs + 3, 60_000);
       expect(generalOnly).toEqual({
         allowed: true,
         windows: [{ count: 3, oldestMs: nowMs, blockingMs: null }],
       });
       // An entry exactly 60 s old has left the window.
-      const slid = await store.hitSlidingWindows(windows, nowMs + 60_000, 60_000);
+      const slid = await hitSlidingWindows(store, windows, nowMs + 60_000, 60_000);
       expect(slid.allowed).toBe(true);
       expect(slid.windows[1]).toEqual({ count: 2, oldestMs: nowMs + 1, blockingMs: null });
     });

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config/env';
 import { migrate, seed, withDataSource } from '../../src/database/database-tasks';
-import { openEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { EMBEDDED_POOL_SIZE, openEmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 /**
  * Once per run: with DATABASE_URL set (CI), migrate and seed that database; without it,
@@ -16,6 +16,8 @@ export default async function globalSetup(): Promise<void> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkpilot-test-'));
     const handle = await openEmbeddedPostgres(dataDir);
     process.env.DATABASE_URL = handle.url;
+    // Test apps get the URL, not the embedded default: give them its pool size too.
+    process.env.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
     (globalThis as { __linkpilotTestDb?: unknown }).__linkpilotTestDb = { handle, dataDir };
   }
   const config = loadConfig(process.env);

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { RequiresEnterprise } from '../../src/auth/access.decorators';
+import { RequiresPlanCapability } from '../../src/common/access/access.decorators';
 
 class NestedProbeDto {
   @IsString()
@@ -33,7 +33,7 @@ class ProbeBodyDto {
 @Controller('test-probe')
 class ProbeController {
   @Get('enterprise')
-  @RequiresEnterprise()
+  @RequiresPlanCapability('hasBulkAccess')
   enterpriseOnly(): { ok: true } {
     return { ok: true };
   }

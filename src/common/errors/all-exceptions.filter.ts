@@ -12,6 +12,19 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetails; requestId: string };
 }
 
+/** The [S] error envelope of an AppError. */
+export function toErrorBody(appError: AppError, requestId: string): ErrorBody {
+  return {
+    success: false,
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.details ? { details: appError.details } : {}),
+      requestId,
+    },
+  };
+}
+
 /**
  * The one place an error becomes a response: AppError, validation, malformed JSON, unknown
  * routes, framework errors and the unexpected, all in the [S] error envelope with a requestId.
@@ -27,16 +40,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const appError = this.toAppError(exception, request);
     if (appError.headers) void reply.headers(appError.headers);
-    const body: ErrorBody = {
-      success: false,
-      error: {
-        code: appError.code,
-        message: appError.message,
-        ...(appError.details ? { details: appError.details } : {}),
-        requestId: String(request.id),
-      },
-    };
-    void reply.status(appError.status).send(body);
+    void reply.status(appError.status).send(toErrorBody(appError, String(request.id)));
   }
 
   private toAppError(exception: unknown, request: FastifyRequest): AppError {

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpConfig } from '../../config/env';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { isAllowedOrigin } from './cors-origins';
@@ -21,6 +20,16 @@ export const MAX_REQUEST_URL_LENGTH = 8192;
 /** Host names we are willing to put in a Location header. */
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
+/** A host (and port up to 65535) that makes a valid https URL as it is written. */
+export function isSafeHost(host: string): boolean {
+  if (!SAFE_HOST.test(host)) return false;
+  try {
+    return new URL(`https://${host}/`).host === host.toLowerCase().replace(/:443$/, '');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Request-level HTTP behaviour that is not a route's business: the X-Request-Id on every
  * answer, the bound on the request target's length, the HTTPS redirect behind a trusted proxy,
@@ -31,7 +40,7 @@ const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  */
 export function registerHttpHooks(
   fastify: FastifyInstance,
-  config: HttpConfig,
+  config: { requireHttps: boolean; corsOrigins: readonly string[] },
   isTrusted: TrustFunction,
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -60,7 +69,7 @@ function redirectToHttps(
   const proto = firstHeaderValue(request.headers['x-forwarded-proto'])?.toLowerCase();
   if (proto !== 'http' || !isTrusted(request.socket.remoteAddress ?? '', 0)) return false;
   const host = firstHeaderValue(request.headers['x-forwarded-host']) ?? request.headers.host;
-  if (host === undefined || !SAFE_HOST.test(host)) return false;
+  if (host === undefined || !isSafeHost(host)) return false;
   void reply.redirect(`https://${host}${request.url}`, 301);
   return true;
 }

@@ -1,16 +1,9 @@
 import { PageQuery } from '../../common/pagination';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with-hints';
+import { IsIsoDateTime } from '../../common/validators/is-iso-date-time';
 import { NETWORK_IDS, NetworkId } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 
@@ -43,12 +36,12 @@ export class ListLinksQuery extends PageQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'createdAfter must be an ISO 8601 date-time' })
+  @IsIsoDateTime()
   createdAfter?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'createdBefore must be an ISO 8601 date-time' })
+  @IsIsoDateTime()
   createdBefore?: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 // The routing engine's public surface: pure functions over plain data (DESIGN section 4).
 export { decideRoute } from './decide-route';
-export { isNetworkAvailable, routableNetworks } from './list-candidates';
+export { isNetworkAvailable } from './list-candidates';
 export { regionForMarket, resolveMarket, type MarketRegions } from './select-regions';
 export { PRESET_UTM, PRESET_WEIGHTS, type SignalWeights } from './presets';
 export {
@@ -12,3 +12,10 @@ export {
 } from './confidence';
 export * from './routing-types';
 export { visitorRoutingKey } from './visitor-routing-key';
+export { decisionKey, sharedDecisionKey } from './decision-key';
+export {
+  toAffiliateIds,
+  toLinkRoutingInput,
+  type AffiliateIds,
+  type RoutableLink,
+} from './link-routing-input';

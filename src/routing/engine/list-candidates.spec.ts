@@ -6,7 +6,8 @@ import {
   FRESH_RATES,
   seedProfile,
 } from './engine.fixtures';
-import { isNetworkAvailable, listCandidates, routableNetworks } from './list-candidates';
+import { routableNetworks } from '../../merchants/kb/routable-networks';
+import { isNetworkAvailable, listCandidates } from './list-candidates';
 
 const adidas = seedProfile('adidas');
 const amazon = seedProfile('amazon');

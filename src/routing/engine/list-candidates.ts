@@ -1,10 +1,10 @@
 import type { FxSnapshot } from '../../fx/math/fx-snapshot';
-import {
-  IN_HOUSE_NETWORK_BY_MERCHANT,
-  type MerchantProfile,
-  type MerchantRegion,
-  type NetworkId,
+import type {
+  MerchantProfile,
+  MerchantRegion,
+  NetworkId,
 } from '../../merchants/kb/merchant-profile';
+import { routableNetworks } from '../../merchants/kb/routable-networks';
 import {
   explainNoAccount,
   explainNoFxRate,
@@ -32,18 +32,6 @@ export interface CandidateList {
   excluded: TraceExclusion[];
   /** Passthrough reason when `candidates` is empty. */
   failure: 'no_candidates' | 'no_active_network_account' | null;
-}
-
-/**
- * Networks a merchant may be routed through (SPEC item 7): a direct merchant only its in-house
- * programme, a network merchant only its `supportedNetworks`.
- */
-export function routableNetworks(merchant: MerchantProfile): NetworkId[] {
-  if (merchant.programType === 'direct') {
-    const inHouse = IN_HOUSE_NETWORK_BY_MERCHANT[merchant.merchantId];
-    return inHouse === undefined ? [] : [inHouse];
-  }
-  return [...merchant.supportedNetworks];
 }
 
 /**

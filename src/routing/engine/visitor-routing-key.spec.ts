@@ -8,82 +8,24 @@ import {
   seedProfile,
   visitorContext,
 } from './engine.fixtures';
+import {
+  routeOf,
+  SEEDED_MERCHANT_IDS,
+  VISITOR_COUNTRIES,
+  visitorArbitrary,
+} from './engine-arbitraries.fixtures';
 import type { VisitorContext } from './routing-types';
 import { visitorRoutingKey } from './visitor-routing-key';
-
-const MERCHANTS = [
-  'amazon',
-  'asos',
-  'aliexpress',
-  'apple',
-  'ebay',
-  'flipkart',
-  'noon',
-  'shopee',
-  'nike',
-  'ikea',
-];
-const COUNTRIES = [
-  'US',
-  'GB',
-  'DE',
-  'FR',
-  'IN',
-  'JP',
-  'BR',
-  'MX',
-  'AE',
-  'SA',
-  'EG',
-  'NG',
-  'ZA',
-  'KE',
-  'SG',
-  'MY',
-  'TH',
-  'ID',
-  'PH',
-  'VN',
-  'TW',
-  'KR',
-  'AU',
-  'NZ',
-  'CA',
-  'IE',
-  'NL',
-  'AR',
-  'CL',
-  'IR',
-];
-
-const visitorArb = fc.record({
-  country: fc.option(fc.constantFrom(...COUNTRIES), { nil: null }),
-  device: fc.constantFrom('desktop' as const, 'mobile' as const, 'tablet' as const),
-  os: fc.constantFrom('ios' as const, 'android' as const, null),
-  isInAppBrowser: fc.boolean(),
-});
-
-/** What a click does: the trace's wording aside, everything the edge serves and records. */
-const routeOf = (decision: ReturnType<typeof decideRoute>) => ({
-  routedUrl: decision.routedUrl,
-  outcome: decision.outcome,
-  reason: decision.reason,
-  region: decision.region,
-  networkId: decision.networkId,
-  normalizedEpcUsd: decision.normalizedEpcUsd,
-  confidenceFactor: decision.confidenceFactor,
-  deepLinkUsed: decision.deepLinkUsed,
-});
 
 describe(visitorRoutingKey.name, () => {
   it('should give the same route to any two visitors with the same key', () => {
     let sharedAcrossCountries = 0;
     fc.assert(
       fc.property(
-        fc.constantFrom(...MERCHANTS),
+        fc.constantFrom(...SEEDED_MERCHANT_IDS),
         fc.nat(),
-        visitorArb,
-        fc.option(fc.constantFrom(...COUNTRIES), { nil: null }),
+        visitorArbitrary,
+        fc.option(fc.constantFrom(...VISITOR_COUNTRIES), { nil: null }),
         (merchantId, n, visitor, otherCountry) => {
           const merchant = seedProfile(merchantId);
           const examples = merchant.canonicalization.examples;

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { LinkEntity } from '../links/link.entity';
-import { expiryCutoffMs } from './rules/deep-link-expiry';
-import { DeepLinkVerdict, HealthVerdict } from './rules/probe-results';
+import { DeepLinkStatus, HealthStatus, LinkEntity } from './link.entity';
 
+/** A probe's verdicts, as the probes module classified them. */
 export interface ProbeOutcome {
-  deepLinkStatus: DeepLinkVerdict;
-  healthStatus: HealthVerdict;
+  deepLinkStatus: Extract<DeepLinkStatus, 'validated' | 'invalid'>;
+  healthStatus: Exclude<HealthStatus, 'unknown'>;
   /** When the probe started; stored as deepLinkCheckedAt and lastHealthCheckAt. */
   checkedAt: Date;
 }
@@ -24,12 +23,19 @@ export interface SweepScope {
   limit: number;
 }
 
+/** Deep-link results stored before these instants have outlived their TTL. */
+export interface ExpiryCutoffs {
+  validatedBefore: Date;
+  invalidBefore: Date;
+}
+
 /**
  * The probe columns of `links`, in raw SQL: TypeORM's update builder would also bump
- * `updated_at`, and a background probe is not an edit of the link.
+ * `updated_at`, and a background probe is not an edit of the link. The links module owns
+ * the table; probes reach these through LinkProbeStatesService.
  */
 @Injectable()
-export class ProbesRepository {
+export class LinkProbeStatesRepository {
   constructor(@InjectRepository(LinkEntity) private readonly links: Repository<LinkEntity>) {}
 
   /**
@@ -54,7 +60,7 @@ export class ProbesRepository {
    * to ttl_expired, oldest first, and returns them. Rows another sweep is moving are
    * skipped, so concurrent nodes never expire (and re-probe) the same link twice.
    */
-  async expireDue(nowMs: number, scope: SweepScope): Promise<ProbeTarget[]> {
+  async expireDue(cutoffs: ExpiryCutoffs, scope: SweepScope): Promise<ProbeTarget[]> {
     const [rows] = await this.links.manager.query<[ProbeTarget[], number]>(
       `UPDATE links SET deep_link_status = 'ttl_expired'
         WHERE id IN (
@@ -69,12 +75,7 @@ export class ProbesRepository {
            LIMIT $4
            FOR UPDATE SKIP LOCKED)
         RETURNING id, routed_url AS "routedUrl"`,
-      [
-        new Date(expiryCutoffMs('validated', nowMs)),
-        new Date(expiryCutoffMs('invalid', nowMs)),
-        scope.creatorId ?? null,
-        scope.limit,
-      ],
+      [cutoffs.validatedBefore, cutoffs.invalidBefore, scope.creatorId ?? null, scope.limit],
     );
     return rows;
   }

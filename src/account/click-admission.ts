@@ -1,3 +1,5 @@
+import type { EdgeKeys } from './edge-keys';
+
 /**
  * One click at the edge, admitted and recorded in one atomic step (DESIGN sections 3 and 5):
  * the per-IP and per-creator sliding windows, then the monthly quota (a Free creator stops at
@@ -5,7 +7,7 @@
  * Over a window: 429, nothing counted. Free at quota: original URL, nothing counted.
  */
 export interface ClickAdmissionRequest {
-  keys: { ipWindow: string; creatorWindow: string; quota: string; stream: string };
+  keys: EdgeKeys;
   nowMs: number;
   windowMs: number;
   ipLimit: number;
@@ -55,7 +57,7 @@ export function addToBuckets(buckets: Map<number, number>, nowMs: number, window
   for (const key of buckets.keys()) if (key < bucket - 1) buckets.delete(key);
 }
 
-/** The arithmetic of the admission script, for the in-process store; mutates its inputs. */
+/** The rules of the admission script over a creator's windows and counter; mutates the state. */
 export function admitClickInMemory(
   state: {
     ipBuckets: Map<number, number>;
@@ -83,37 +85,3 @@ export function admitClickInMemory(
   state.used += 1;
   return { verdict: 'counted', used: state.used };
 }
-
-/**
- * The same rules in Lua for Redis, each window as two plain counters (one key per minute
- * bucket, expiring after two windows), so a click costs five or six Redis calls.
- * KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket, quota, stream.
- * ARGV: elapsed share of the current bucket (0-1), bucket lifetime ms, ipLimit, creatorLimit,
- * includedClicks, hardCap (1/0), quotaSeed ('' when unknown), quotaTtlSeconds, record.
- */
-export const ADMIT_CLICK_LUA = `
-local elapsed = tonumber(ARGV[1])
--- The four window buckets and the quota counter in one call (a missing key reads as false).
-local values = redis.call('MGET', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-local function sliding(current, previous)
-  return tonumber(previous or '0') * (1 - elapsed) + tonumber(current or '0')
-end
-local used = values[5]
-if not used then
-  if ARGV[7] == '' then return {'quota_missing', 0} end
-  redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8], 'NX')
-  used = redis.call('GET', KEYS[5])
-end
-used = tonumber(used)
-if sliding(values[1], values[2]) >= tonumber(ARGV[3]) then return {'ip_limited', used} end
-if sliding(values[3], values[4]) >= tonumber(ARGV[4]) then return {'creator_limited', used} end
-if ARGV[6] == '1' and used >= tonumber(ARGV[5]) then return {'quota_exhausted', used} end
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
-used = redis.call('INCR', KEYS[5])
-redis.call('XADD', KEYS[6], '*', 'c', ARGV[9])
-return {'counted', used}
-`;
-
-/** The key of one minute bucket of a window key (same hash tag, so the same slot). */
-export const bucketKeyOf = (windowKey: string, bucket: number): string => `${windowKey}:${bucket}`;

@@ -7,10 +7,11 @@ import type {
   RoutingPresetId,
   UtmOverride,
 } from '../routing/engine/routing-types';
-import type { LinkEntity } from '../links/link.entity';
+import type { LinkEntity } from './link.entity';
 
 /**
- * What the edge needs of a link, small enough to cache in process and in Redis: how to route
+ * What the edge needs of a link (links own the table; the edge reads it through
+ * LinksService.findRoutingRecord), small enough to cache in process and in Redis: how to route
  * it per visitor, and the route stored at creation for requests with no visitor context.
  */
 export interface LinkRoutingRecord {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { ClickPipelineModule } from '../analytics/click-pipeline.module';
+import { QuotaService } from './quota.service';
+
+/** The click quota and the edge windows: used by the redirect and the account API. */
+@Module({
+  imports: [ClickPipelineModule],
+  providers: [QuotaService],
+  exports: [QuotaService],
+})
+export class QuotaModule {}

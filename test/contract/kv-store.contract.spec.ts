@@ -1,0 +1,285 @@
+import Redis from 'ioredis';
+import type { ClickAdmissionRequest } from '../../src/account/click-admission';
+import {
+  CLICK_ADMISSION_SCRIPT,
+  clickAdmissionArgs,
+  clickAdmissionKeys,
+} from '../../src/account/click-admission.script';
+import { edgeKeysOf } from '../../src/account/edge-keys';
+import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
+import { KvStore } from '../../src/kv/kv-store';
+import { MemoryKvStore } from '../../src/kv/memory-kv-store';
+import { RedisKvStore } from '../../src/kv/redis-kv-store';
+
+/**
+ * The contract both stores keep: the same calls give the same answers on Redis and in
+ * process, scripts included (a Lua script and its TypeScript twin). The Redis half runs when
+ * REDIS_URL is set (CI, `npm test` with the services up) and is left out without it.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? '';
+/** Every key of this run contains it, so runs sharing a Redis database never meet. */
+const RUN = `contract-${process.pid}-${Date.now()}`;
+const WINDOW_MS = 60_000;
+/** A bucket boundary, so the windows' buckets are easy to reason about. */
+const T0 = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS);
+
+interface StoreUnderTest {
+  name: string;
+  open: () => KvStore;
+}
+
+const STORES: StoreUnderTest[] = [
+  { name: 'MemoryKvStore', open: () => new MemoryKvStore() },
+  ...(REDIS_URL === ''
+    ? []
+    : [
+        {
+          name: 'RedisKvStore',
+          open: () => new RedisKvStore(new Redis(REDIS_URL, { maxRetriesPerRequest: 1 })),
+        },
+      ]),
+];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually<T>(read: () => T, isDone: (value: T) => boolean): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const value = read();
+    if (isDone(value)) return value;
+    await sleep(20);
+  }
+  return read();
+}
+
+/** Pseudo-random but the same on every run and store (a linear congruential generator). */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+describe.each(STORES)('KvStore contract: $name', ({ open }) => {
+  let store: KvStore;
+  beforeAll(() => {
+    store = open();
+  });
+  afterAll(async () => {
+    if (REDIS_URL !== '') {
+      const cleaner = new Redis(REDIS_URL);
+      const keys = await cleaner.keys(`*${RUN}*`);
+      if (keys.length > 0) await cleaner.del(...keys);
+      await cleaner.quit();
+    }
+    await store.close();
+  });
+
+  describe('strings', () => {
+    it('should read back a value until its TTL has passed, then null', async () => {
+      const key = `${RUN}:string`;
+      expect(await store.getString(key)).toBeNull();
+      await store.setString(key, 'v1', 1);
+      expect(await store.getString(key)).toBe('v1');
+      await sleep(1_100);
+      expect(await store.getString(key)).toBeNull();
+    });
+
+    it('should overwrite a value and forget deleted keys', async () => {
+      const key = `${RUN}:string-deleted`;
+      await store.setString(key, 'v1', 60);
+      await store.setString(key, 'v2', 60);
+      expect(await store.getString(key)).toBe('v2');
+      await store.deleteKeys([key, `${RUN}:never-set`]);
+      expect(await store.getString(key)).toBeNull();
+    });
+  });
+
+  describe('hashes', () => {
+    it('should merge fields into a hash and read it whole, empty when missing', async () => {
+      const key = `${RUN}:hash`;
+      expect(await store.getHash(key)).toEqual({});
+      await store.setHash(key, { a: '1', b: '2' }, 60);
+      await store.setHash(key, { b: '3' }, 60);
+      expect(await store.getHash(key)).toEqual({ a: '1', b: '3' });
+      await store.deleteKeys([key]);
+      expect(await store.getHash(key)).toEqual({});
+    });
+  });
+
+  describe('scripts', () => {
+    it('should admit in all sliding windows or in none, as the sliding log does', async () => {
+      const windows = [
+        { key: `rl:{${RUN}}:general`, limit: 3 },
+        { key: `rl:{${RUN}}:bulk`, limit: 2 },
+      ];
+      expect((await hitSlidingWindows(store, windows, T0, WINDOW_MS)).allowed).toBe(true);
+      expect((await hitSlidingWindows(store, windows, T0 + 1, WINDOW_MS)).allowed).toBe(true);
+      expect(await hitSlidingWindows(store, windows, T0 + 2, WINDOW_MS)).toEqual({
+        allowed: false,
+        windows: [
+          { count: 2, oldestMs: T0, blockingMs: null },
+          { count: 2, oldestMs: T0, blockingMs: T0 },
+        ],
+      });
+      expect(await hitSlidingWindows(store, [windows[0]], T0 + 3, WINDOW_MS)).toEqual({
+        allowed: true,
+        windows: [{ count: 3, oldestMs: T0, blockingMs: null }],
+      });
+      // An entry exactly one window old has left it.
+      expect(await hitSlidingWindows(store, windows, T0 + WINDOW_MS, WINDOW_MS)).toEqual({
+        allowed: true,
+        windows: [
+          { count: 3, oldestMs: T0 + 1, blockingMs: null },
+          { count: 2, oldestMs: T0 + 1, blockingMs: null },
+        ],
+      });
+    });
+
+    it('should give the same sliding-window answers on both stores for arbitrary traffic', async () => {
+      const random = seededRandom(42);
+      const key = `rl:{${RUN}}:traffic`;
+      const answers: string[] = [];
+      let nowMs = T0;
+      for (let i = 0; i < 200; i++) {
+        nowMs += Math.floor(random() * 4_000);
+        const limit = 1 + Math.floor(random() * 6);
+        const decision = await hitSlidingWindows(store, [{ key, limit }], nowMs, WINDOW_MS);
+        answers.push(JSON.stringify(decision));
+      }
+      // Computed by the same traffic on MemoryKvStore: equal on Redis means equal answers.
+      expect(answers).toEqual(await trafficOnAFreshMemoryStore());
+    });
+
+    it('should admit clicks against the windows and the quota, recording each counted one', async () => {
+      const creatorId = `${RUN}-creator`;
+      const keys = { ...edgeKeysOf(creatorId, '203.0.113.1', '2027-01') };
+      // A stream of this run only, in the same hash slot as the other keys.
+      keys.stream = `${keys.stream}:${RUN}`;
+      const base: ClickAdmissionRequest = {
+        keys,
+        nowMs: T0,
+        windowMs: WINDOW_MS,
+        ipLimit: 3,
+        creatorLimit: 5,
+        includedClicks: 100,
+        isHardCap: false,
+        quotaSeed: null,
+        quotaTtlSeconds: 60,
+        record: 'r',
+      };
+      const fromIp = (ip: string) => edgeKeysOf(creatorId, ip, '2027-01').ipWindow;
+      const admit = (changes: Partial<ClickAdmissionRequest>, ip = '203.0.113.1') => {
+        const request = { ...base, ...changes, keys: { ...keys, ipWindow: fromIp(ip) } };
+        return store.runScript(
+          CLICK_ADMISSION_SCRIPT,
+          clickAdmissionKeys(request),
+          clickAdmissionArgs(request),
+        );
+      };
+
+      expect(await admit({})).toEqual(['quota_missing', 0]);
+      expect(await admit({ quotaSeed: 2, record: 'r1' })).toEqual(['counted', 3]);
+      // Once the counter exists, a seed changes nothing.
+      expect(await admit({ quotaSeed: 100, record: 'r2' })).toEqual(['counted', 4]);
+      expect(await admit({ record: 'r3' })).toEqual(['counted', 5]);
+      expect(await admit({})).toEqual(['ip_limited', 5]);
+      expect(await admit({ record: 'r4' }, '203.0.113.2')).toEqual(['counted', 6]);
+      expect(await admit({ record: 'r5' }, '203.0.113.2')).toEqual(['counted', 7]);
+      expect(await admit({}, '203.0.113.3')).toEqual(['creator_limited', 7]);
+      // Half-way through the next bucket, half of the previous one still counts: 3 x 0.5 < 3.
+      expect(await admit({ nowMs: T0 + 1.5 * WINDOW_MS, record: 'r6' })).toEqual(['counted', 8]);
+      // A hard-capped creator stops at its included clicks; a paid one counts on.
+      expect(
+        await admit(
+          { nowMs: T0 + 1.5 * WINDOW_MS, isHardCap: true, includedClicks: 8 },
+          '203.0.113.4',
+        ),
+      ).toEqual(['quota_exhausted', 8]);
+      expect(
+        await admit(
+          { nowMs: T0 + 1.5 * WINDOW_MS, includedClicks: 8, record: 'r7' },
+          '203.0.113.4',
+        ),
+      ).toEqual(['counted', 9]);
+
+      expect(await store.streamLength(keys.stream)).toBe(7);
+      await store.ensureStreamGroup(keys.stream, 'contract');
+      const recorded = await store.readStreamGroup(keys.stream, 'contract', 'reader', 10);
+      expect(recorded.map((entry) => entry.payload)).toEqual([
+        'r1',
+        'r2',
+        'r3',
+        'r4',
+        'r5',
+        'r6',
+        'r7',
+      ]);
+      expect(await store.getString(keys.quota)).toBe('9');
+    });
+  });
+
+  describe('streams', () => {
+    it('should deliver entries to a group once, let an idle consumer’s entries be claimed, and trim acknowledged ones', async () => {
+      const stream = `clicks:{${RUN}}`;
+      const ids = [
+        await store.appendToStream(stream, 'a'),
+        await store.appendToStream(stream, 'b'),
+        await store.appendToStream(stream, 'c'),
+      ];
+      await store.ensureStreamGroup(stream, 'writers');
+      await store.ensureStreamGroup(stream, 'writers');
+      expect(await store.readStreamGroup(stream, 'writers', 'one', 2)).toEqual([
+        { id: ids[0], payload: 'a' },
+        { id: ids[1], payload: 'b' },
+      ]);
+      expect(await store.readStreamGroup(stream, 'writers', 'one', 10)).toEqual([
+        { id: ids[2], payload: 'c' },
+      ]);
+      expect(await store.readStreamGroup(stream, 'writers', 'one', 10)).toEqual([]);
+      // Not idle long enough yet: nothing to claim.
+      expect(await store.claimIdleEntries(stream, 'writers', 'two', 60_000, 10)).toEqual([]);
+      await sleep(20);
+      expect(await store.claimIdleEntries(stream, 'writers', 'two', 10, 10)).toEqual([
+        { id: ids[0], payload: 'a' },
+        { id: ids[1], payload: 'b' },
+        { id: ids[2], payload: 'c' },
+      ]);
+      await store.ackAndDelete(stream, 'writers', [ids[0], ids[1]]);
+      expect(await store.streamLength(stream)).toBe(1);
+      await store.ackAndDelete(stream, 'writers', [ids[2]]);
+      expect(await store.streamLength(stream)).toBe(0);
+      expect(await store.claimIdleEntries(stream, 'writers', 'two', 0, 10)).toEqual([]);
+    });
+  });
+
+  describe('pub/sub', () => {
+    it('should hand a published message to the channel’s subscribers only', async () => {
+      const received: string[] = [];
+      await store.subscribe(`${RUN}:channel`, (message) => received.push(message));
+      await store.publish(`${RUN}:other`, 'not for us');
+      await store.publish(`${RUN}:channel`, 'hello');
+      expect(
+        await eventually(
+          () => [...received],
+          (messages) => messages.length > 0,
+        ),
+      ).toEqual(['hello']);
+    });
+  });
+});
+
+async function trafficOnAFreshMemoryStore(): Promise<string[]> {
+  const memory = new MemoryKvStore();
+  const random = seededRandom(42);
+  const answers: string[] = [];
+  let nowMs = T0;
+  for (let i = 0; i < 200; i++) {
+    nowMs += Math.floor(random() * 4_000);
+    const limit = 1 + Math.floor(random() * 6);
+    const decision = await hitSlidingWindows(memory, [{ key: 'traffic', limit }], nowMs, WINDOW_MS);
+    answers.push(JSON.stringify(decision));
+  }
+  await memory.close();
+  return answers;
+}
