@@ -30,13 +30,8 @@ const LAYERS = [
   'cli',
 ];
 
-/** Pure code (STYLE.md): plain data in, plain data out; no framework, ORM or I/O client. */
-const PURE_PATHS = [
-  '^src/routing/engine/',
-  '^src/merchants/kb/',
-  '^src/fx/math/',
-  '^src/probes/rules/',
-];
+/** Pure code (pure-code.cjs, shared with ESLint): plain data in, plain data out. */
+const PURE_PATHS = require('./pure-code.cjs').purePathPatterns;
 
 const layerRules = LAYERS.map((folder, index) => ({
   name: `layer-${folder}`,

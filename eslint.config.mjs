@@ -4,35 +4,10 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
 import prettier from 'eslint-config-prettier';
+import pureCode from './pure-code.cjs';
 
-/**
- * Pure code maps plain data to plain data (STYLE.md): it may not import the framework, the
- * ORM, the Redis client or the HTTP server, so it stays testable without any of them.
- */
-const PURE_CODE = [
-  'src/routing/engine/**/*.ts',
-  'src/merchants/kb/**/*.ts',
-  'src/fx/math/**/*.ts',
-  'src/probes/rules/**/*.ts',
-  'src/rate-limit/sliding-log.ts',
-  'src/rate-limit/sliding-window.script.ts',
-  'src/rate-limit/client-address-key.ts',
-  'src/account/click-admission.ts',
-  'src/account/click-admission.script.ts',
-  'src/account/edge-keys.ts',
-  'src/analytics/click-streams.ts',
-  'src/kv/kv-script.ts',
-  'src/auth/api-key-format.ts',
-  'src/auth/ip-allowlist.ts',
-  'src/account/billing-period.ts',
-  'src/health/health-status.ts',
-  'src/common/http/cors-origins.ts',
-  'src/networks/network-ids.ts',
-  'src/networks/network-registry.ts',
-  'src/redirect/visitor-context.ts',
-  'src/redirect/user-agent.ts',
-  'src/redirect/click-router.ts',
-];
+/** Pure code (pure-code.cjs): no framework, ORM, Redis client or HTTP server imports. */
+const PURE_CODE = pureCode.pureGlobs;
 
 export default tseslint.config(
   {

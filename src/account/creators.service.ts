@@ -108,7 +108,7 @@ export class CreatorsService {
     return creator as CreatorWithPlan;
   }
 
-  private async findPlanOrThrow(planId: PlanId): Promise<PlanEntity> {
+  async findPlanOrThrow(planId: PlanId): Promise<PlanEntity> {
     const plan = await this.plans.findOneBy({ id: planId });
     if (plan === null) {
       throw new AppError(

@@ -37,6 +37,10 @@ export class PlanEntity {
   @Column({ name: 'has_test_keys', type: 'boolean' })
   hasTestKeys: boolean;
 
+  /** Keys restricted to IP allowlists (Authentication item 9: Enterprise). */
+  @Column({ name: 'has_ip_allowlists', type: 'boolean' })
+  hasIpAllowlists: boolean;
+
   /** At its included clicks the quota stops counting (Free) instead of counting overage. */
   @Column({ name: 'is_hard_cap', type: 'boolean' })
   isHardCap: boolean;

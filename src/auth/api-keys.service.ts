@@ -5,6 +5,7 @@ import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { Clock } from '../common/clock';
+import type { PlanEntity } from '../account/plan.entity';
 import { ApiKeyEntity, KeyEnvironment } from './api-key.entity';
 import {
   displayPrefixOf,
@@ -90,14 +91,14 @@ export class ApiKeysService {
     };
   }
 
-  /** Issues a key; test keys and IP allowlists are for Enterprise creators only. */
+  /** Issues a key; test keys and IP allowlists only where the creator's plan has them. */
   async issue(
     creatorId: string,
-    planId: string,
+    plan: KeyPlanTerms,
     environment: KeyEnvironment,
     ipAllowlist: string[],
   ): Promise<IssuedApiKey> {
-    const normalised = checkKeyOptions(planId, environment, ipAllowlist);
+    const normalised = checkKeyOptions(plan, environment, ipAllowlist);
     const apiKey = generateApiKey(environment);
     const entity = this.apiKeys.create({
       id: newUlid(),
@@ -145,22 +146,26 @@ export class ApiKeysService {
   }
 }
 
+/** What a plan row says about the keys its creators may hold. */
+export type KeyPlanTerms = Pick<PlanEntity, 'hasTestKeys' | 'hasIpAllowlists'>;
+
 /**
- * Refuses what only Enterprise creators may have (test keys, IP allowlists) and returns the
- * normalised allowlist. Exported so a caller can check before it creates anything.
+ * Refuses what the plan does not include (test keys, IP allowlists: Enterprise in the seeded
+ * plans) and returns the normalised allowlist. Exported so a caller can check before it
+ * creates anything.
  */
 export function checkKeyOptions(
-  planId: string,
+  plan: KeyPlanTerms,
   environment: KeyEnvironment,
   ipAllowlist: string[],
 ): string[] {
-  if (environment === 'test' && planId !== 'enterprise') {
+  if (environment === 'test' && !plan.hasTestKeys) {
     throw new AppError(
       ErrorCode.ENTERPRISE_TIER_REQUIRED,
       'Test keys can be issued to Enterprise creators only.',
     );
   }
-  if (ipAllowlist.length > 0 && planId !== 'enterprise') {
+  if (ipAllowlist.length > 0 && !plan.hasIpAllowlists) {
     throw new AppError(
       ErrorCode.ENTERPRISE_TIER_REQUIRED,
       'IP allowlists are an Enterprise feature.',

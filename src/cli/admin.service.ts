@@ -48,7 +48,10 @@ export class AdminService {
     networkAccounts: NetworkAccountView[];
     apiKey?: IssuedApiKey;
   }> {
-    if (command.withKey) checkKeyOptions(command.planId, command.environment, command.allowIps);
+    if (command.withKey) {
+      const plan = await this.creators.findPlanOrThrow(command.planId);
+      checkKeyOptions(plan, command.environment, command.allowIps);
+    }
     const creator = await this.creators.create({
       planId: command.planId,
       email: command.email,
@@ -59,7 +62,7 @@ export class AdminService {
       ? await this.networkAccounts.createDemoAccounts(creator.id)
       : [];
     const apiKey = command.withKey
-      ? await this.apiKeys.issue(creator.id, creator.planId, command.environment, command.allowIps)
+      ? await this.apiKeys.issue(creator.id, creator.plan, command.environment, command.allowIps)
       : undefined;
     return { creator: toCreatorView(creator), networkAccounts, ...(apiKey ? { apiKey } : {}) };
   }
@@ -77,7 +80,7 @@ export class AdminService {
     allowIps: string[],
   ): Promise<{ apiKey: IssuedApiKey }> {
     const creator = await this.creators.findWithPlanOrThrow(creatorId);
-    return { apiKey: await this.apiKeys.issue(creator.id, creator.planId, environment, allowIps) };
+    return { apiKey: await this.apiKeys.issue(creator.id, creator.plan, environment, allowIps) };
   }
 
   revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import type { RoutingReason } from '../routing/engine';
 import { RoutingContext, RoutingService } from '../routing/routing.service';
 import { CreateLinkDto } from './dto/create-link.dto';
-import { toNetworkOverride } from './dto/network-override.input';
+import { toNetworkOverride } from './dto/network-override.dto';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
 import { titleFromUrl } from './title-from-url';
@@ -23,9 +23,11 @@ export const isForcedPassthrough = (routingReason: string): boolean =>
   routingReason in FORCED_PASSTHROUGH;
 
 /**
- * Turns one validated create request into a link row: routes it through the engine (the
- * decision is computed even when the creator asks for passthrough, so turning passthrough off
- * later needs no re-routing), applies the passthrough rules and derives a title.
+ * Turns one validated create request into a link row: routes it through the engine, applies
+ * the passthrough rules and derives a title. A link created in passthrough stores the
+ * passthrough route: routing is bypassed (SPEC lifecycle), and turning passthrough off later
+ * keeps that route (routing is not re-evaluated; a new create routes afresh). The engine still
+ * runs once without passthrough to learn whether the merchant imposes it and to check a pin.
  */
 @Injectable()
 export class LinkBuilderService {
@@ -41,7 +43,7 @@ export class LinkBuilderService {
         'networkOverride.expiresAt': ['must be in the future'],
       });
     }
-    const { decision, merchant } = this.routing.decideWith(context, {
+    const routingRequest = {
       originalUrl: request.originalUrl,
       visitorCountry: request.visitorCountry,
       deviceType: request.deviceType,
@@ -50,7 +52,10 @@ export class LinkBuilderService {
       passthrough: false,
       networkOverride: pin,
       utmOverride: request.utmOverride,
-    });
+    };
+    const routed = this.routing.decideWith(context, routingRequest);
+    const { merchant } = routed;
+    let { decision } = routed;
     const host = new URL(request.originalUrl).hostname;
     const forcedReason = FORCED_PASSTHROUGH[decision.reason]?.(host);
     if (pin !== null && forcedReason === undefined && decision.networkId !== pin.networkId) {
@@ -60,6 +65,12 @@ export class LinkBuilderService {
       );
     }
     const isPassthrough = request.passthrough === true || forcedReason !== undefined;
+    if (isPassthrough && forcedReason === undefined) {
+      decision = this.routing.decideWith(context, {
+        ...routingRequest,
+        passthrough: true,
+      }).decision;
+    }
     const nowDate = new Date(context.nowMs);
     return this.links.create({
       id: newUlid(context.nowMs),

@@ -5,6 +5,7 @@ import type {
   NetworkOverridePin,
   RoutingOutcome,
   RoutingPresetId,
+  RoutingReason,
   UtmOverride,
 } from '../routing/engine/routing-types';
 import type { LinkEntity } from './link.entity';
@@ -21,6 +22,10 @@ export interface LinkRoutingRecord {
   creatorId: string;
   originalUrl: string;
   merchantId: string | null;
+  /**
+   * Visitors go to the original URL: passthrough is on, or the link was created in
+   * passthrough, so it was never routed and turning passthrough off keeps it unrouted.
+   */
   passthrough: boolean;
   preset: RoutingPresetId;
   category: ProductCategory | null;
@@ -38,6 +43,9 @@ export interface LinkRoutingRecord {
   };
 }
 
+/** The engine's reason for a link created in passthrough: routing never ran for it. */
+const NEVER_ROUTED_REASON: RoutingReason = 'passthrough_requested';
+
 export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
   return {
     linkId: link.id,
@@ -45,7 +53,7 @@ export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
     creatorId: link.creatorId,
     originalUrl: link.originalUrl,
     merchantId: link.merchantId,
-    passthrough: link.passthroughEnabled,
+    passthrough: link.passthroughEnabled || link.routingReason === NEVER_ROUTED_REASON,
     preset: link.preset,
     category: link.category,
     networkOverride:

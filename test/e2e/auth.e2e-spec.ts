@@ -128,7 +128,7 @@ describe('Authentication (e2e)', () => {
     it('should refuse to issue a test key to a non-Enterprise creator', async () => {
       const creator = await t.app.get(CreatorsService).create({ planId: 'publisher' });
       await expect(
-        t.app.get(ApiKeysService).issue(creator.id, 'publisher', 'test', []),
+        t.app.get(ApiKeysService).issue(creator.id, creator.plan, 'test', []),
       ).rejects.toMatchObject({
         code: 'ENTERPRISE_TIER_REQUIRED',
       });

@@ -29,7 +29,7 @@ export async function createCreatorWithKey(
   await app.get(NetworkAccountsService).createDemoAccounts(creator.id);
   const issued = await app
     .get(ApiKeysService)
-    .issue(creator.id, options.plan, options.environment ?? 'live', options.allowIps ?? []);
+    .issue(creator.id, creator.plan, options.environment ?? 'live', options.allowIps ?? []);
   return {
     creatorId: creator.id,
     keyId: issued.keyId,

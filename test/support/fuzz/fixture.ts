@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { PlanId } from '../../../src/account/plan.entity';
+import { CreatorsService } from '../../../src/account/creators.service';
 import { ApiKeysService } from '../../../src/auth/api-keys.service';
 import { createCreatorWithKey } from '../../factories/creator.factory';
 import { createLink } from '../../factories/link.factory';
@@ -83,8 +84,9 @@ async function createEnterpriseKeys(app: INestApplication, index: number): Promi
   const keys = [
     new FuzzKey(`enterprise${index}.0`, 'enterprise', creator.creatorId, creator.apiKey),
   ];
+  const { plan } = await app.get(CreatorsService).findWithPlanOrThrow(creator.creatorId);
   for (let k = 1; k < KEYS_PER_CREATOR; k++) {
-    const issued = await app.get(ApiKeysService).issue(creator.creatorId, 'enterprise', 'live', []);
+    const issued = await app.get(ApiKeysService).issue(creator.creatorId, plan, 'live', []);
     keys.push(
       new FuzzKey(`enterprise${index}.${k}`, 'enterprise', creator.creatorId, issued.apiKey),
     );
