@@ -25,6 +25,7 @@ const LAYERS = [
   'auth',
   'links',
   'probes',
+  'sandbox',
   'redirect',
   'health',
   'cli',

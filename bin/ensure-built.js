@@ -31,7 +31,7 @@ function ensureBuilt() {
   build();
 }
 
-/** `npm run build`: compile to dist/, plus the `dist/main.js` entry DESIGN section 7 names. */
+/** `npm run build`: compile to dist/, plus the `dist/main.js` entry of docs/design.md section 7. */
 function build() {
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   execFileSync(

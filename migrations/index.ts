@@ -5,6 +5,7 @@ import { Links1763950000000 } from './1763950000000-links';
 import { Clicks1764000000000 } from './1764000000000-clicks';
 import { SerialisedLinkUrls1764100000000 } from './1764100000000-serialised-link-urls';
 import { PlanCapabilities1764150000000 } from './1764150000000-plan-capabilities';
+import { RecordEnvironments1764200000000 } from './1764200000000-record-environments';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Clicks1764000000000,
   SerialisedLinkUrls1764100000000,
   PlanCapabilities1764150000000,
+  RecordEnvironments1764200000000,
 ];

@@ -6,7 +6,7 @@ export const FX_SNAPSHOT = bundledSnapshot;
 
 /**
  * The bundled rates, as source `snapshot`, so routing can price every storefront on the first
- * boot and offline (DESIGN section 6). Idempotent and race-free: one statement that inserts
+ * boot and offline (docs/design.md section 6). Idempotent and race-free: one statement that inserts
  * only into an empty history, so it never hides rates a refresh has fetched. Its fetched_at is
  * its validAt, so any real refresh counts as newer.
  */

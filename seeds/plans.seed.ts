@@ -4,7 +4,7 @@ import { PlanEntity } from '../src/account/plan.entity';
 /**
  * The five plans of the spec. Prices of Publisher (39) and Enterprise (from 299) are the
  * spec's; the others and every included-click figure are ours (the spec leaves them open)
- * and are quoted in the README. Rate figures are DESIGN section 5's.
+ * and are quoted in the README. Rate figures are docs/design.md section 5's.
  */
 export const PLAN_SEEDS: PlanEntity[] = [
   {

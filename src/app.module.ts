@@ -19,8 +19,10 @@ import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
 import { LinksModule } from './links/links.module';
 import { RedirectModule } from './redirect/redirect.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { ClickPipelineModule } from './analytics/click-pipeline.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ApiThrottlerGuard } from './rate-limit/api-throttler.guard';
 
 /** What a caller of createApp may add: a clock to drive, modules to mount (tests use both). */
 export interface AppExtras {
@@ -52,9 +54,15 @@ export class AppModule {
         ScheduleModule.forRoot(),
         FxModule,
         ProbesModule,
+        SandboxModule,
         ...(extras.imports ?? []),
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiAccessGuard }],
+      // Global guards run in this order: the gate authenticates, then the throttler counts the
+      // request against the key it found.
+      providers: [
+        { provide: APP_GUARD, useClass: ApiAccessGuard },
+        { provide: APP_GUARD, useClass: ApiThrottlerGuard },
+      ],
     };
   }
 }

@@ -12,9 +12,14 @@ export class AccountController {
   constructor(private readonly account: AccountService) {}
 
   @Get()
-  @ApiOperation({ summary: "The caller's plan and click usage this period" })
+  @ApiOperation({
+    summary: "The caller's plan and click usage this period",
+    description:
+      'Usage of the key’s environment: a live key the billed live clicks, a test key the ' +
+      'sandbox’s test clicks (never billed, never counted against the quota).',
+  })
   @ApiEnvelopedOk(AccountResponse)
   getAccount(@Caller() caller: AuthContext): Promise<AccountResponse> {
-    return this.account.getAccount(caller.creatorId);
+    return this.account.getAccount(caller);
   }
 }

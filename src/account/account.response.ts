@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { KEY_ENVIRONMENTS, KeyEnvironment } from '../common/access/auth-context';
 import { BILLING_CYCLES, BillingCycle } from './creator.entity';
 import { PLAN_IDS, PlanId } from './plan.entity';
 
@@ -20,6 +21,11 @@ export class AccountResponse {
   @ApiProperty({ enum: PLAN_IDS }) plan: PlanId;
   @ApiProperty({ type: PlanDetailsResponse }) planDetails: PlanDetailsResponse;
   @ApiProperty({ enum: BILLING_CYCLES }) billingCycle: BillingCycle;
+  @ApiProperty({
+    enum: KEY_ENVIRONMENTS,
+    description: 'The environment whose usage the clicks fields count (the key’s)',
+  })
+  environment: KeyEnvironment;
   @ApiProperty({ minimum: 0 }) clicksUsedThisPeriod: number;
   @ApiProperty({ minimum: 0 }) clicksIncludedThisPeriod: number;
   @ApiProperty({ minimum: 0 }) clicksRemainingThisPeriod: number;

@@ -1,3 +1,4 @@
+import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AccountResponse } from './account.response';
@@ -13,12 +14,15 @@ export class AccountService {
     private readonly clock: Clock,
   ) {}
 
-  /** The [S] Account, with click usage read from the period's quota counter. */
-  async getAccount(creatorId: string): Promise<AccountResponse> {
-    const creator = await this.creators.findWithPlanOrThrow(creatorId);
+  /**
+   * The [S] Account, with click usage read from the period's quota counter of the caller's
+   * environment: live usage for a live key, the sandbox's for a test key.
+   */
+  async getAccount(scope: RecordScope): Promise<AccountResponse> {
+    const creator = await this.creators.findWithPlanOrThrow(scope.creatorId);
     const nowMs = this.clock.nowMs();
     const period = billingPeriodOf(nowMs);
-    const used = await this.quota.usedThisPeriod(creatorId, nowMs);
+    const used = await this.quota.usedThisPeriod(scope, nowMs);
     const included = creator.includedClicksOverride ?? creator.plan.includedClicks;
     const { plan } = creator;
     return {
@@ -36,6 +40,7 @@ export class AccountService {
         hasWebhooks: plan.hasWebhooks,
       },
       billingCycle: creator.billingCycle,
+      environment: scope.environment,
       clicksUsedThisPeriod: used,
       clicksIncludedThisPeriod: included,
       clicksRemainingThisPeriod: Math.max(0, included - used),

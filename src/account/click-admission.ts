@@ -1,9 +1,9 @@
 import type { EdgeKeys } from './edge-keys';
 
 /**
- * One click at the edge, admitted and recorded in one atomic step (DESIGN sections 3 and 5):
- * the per-IP and per-creator sliding windows, then the monthly quota (a Free creator stops at
- * its included clicks, paid plans count overage), then the append to the click stream.
+ * One click at the edge, admitted and recorded in one atomic step (docs/design.md sections 3
+ * and 5): the per-IP and per-creator sliding windows, then the monthly quota (a Free creator
+ * stops at its included clicks, paid plans count overage), then the append to the click stream.
  * Over a window: 429, nothing counted. Free at quota: original URL, nothing counted.
  */
 export interface ClickAdmissionRequest {

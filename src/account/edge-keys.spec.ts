@@ -12,18 +12,18 @@ describe(edgeKeysOf.name, () => {
   it('should put all of a click’s keys in one hash slot when given any creator, address and period', () => {
     fc.assert(
       fc.property(ulid, fc.ipV4(), periodId, (creatorId, ip, period) => {
-        const keys = Object.values(edgeKeysOf(creatorId, ip, period));
+        const keys = Object.values(edgeKeysOf(creatorId, 'live', ip, period));
         const tags = new Set(keys.map(hashTagOf));
         expect(tags).toEqual(new Set([`e${edgeShardOf(creatorId)}`]));
-        expect(CLICK_STREAMS).toContain(edgeKeysOf(creatorId, ip, period).stream);
+        expect(CLICK_STREAMS).toContain(edgeKeysOf(creatorId, 'live', ip, period).stream);
       }),
     );
   });
 
   it('should keep separate windows per address and per creator', () => {
-    const a = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '203.0.113.1', '2026-11');
-    const b = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '203.0.113.2', '2026-11');
-    const c = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCE', '203.0.113.1', '2026-11');
+    const a = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', 'live', '203.0.113.1', '2026-11');
+    const b = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', 'live', '203.0.113.2', '2026-11');
+    const c = edgeKeysOf('01JH2Z8Q6N3V4W5X6Y7Z8A9BCE', 'live', '203.0.113.1', '2026-11');
     expect(a.ipWindow).not.toBe(b.ipWindow);
     expect(a.creatorWindow).toBe(b.creatorWindow);
     expect(a.ipWindow).not.toBe(c.ipWindow);
@@ -31,7 +31,7 @@ describe(edgeKeysOf.name, () => {
 
   it('should share one per-IP window across an IPv6 /64 and between an IPv4 address and its mapped form', () => {
     const creatorId = '01JH2Z8Q6N3V4W5X6Y7Z8A9BCD';
-    const ipWindowOf = (ip: string) => edgeKeysOf(creatorId, ip, '2026-11').ipWindow;
+    const ipWindowOf = (ip: string) => edgeKeysOf(creatorId, 'live', ip, '2026-11').ipWindow;
     expect(ipWindowOf('2001:db8:1:2::1')).toBe(ipWindowOf('2001:db8:1:2:a:b:c:d'));
     expect(ipWindowOf('2001:db8:1:2::1')).not.toBe(ipWindowOf('2001:db8:1:3::1'));
     expect(ipWindowOf('::ffff:203.0.113.1')).toBe(ipWindowOf('203.0.113.1'));
@@ -40,8 +40,41 @@ describe(edgeKeysOf.name, () => {
   it('should put every click’s keys in one hash slot for IPv6 and unparsable addresses too', () => {
     fc.assert(
       fc.property(ulid, fc.oneof(fc.ipV6(), fc.string()), periodId, (creatorId, ip, period) => {
-        const tags = new Set(Object.values(edgeKeysOf(creatorId, ip, period)).map(hashTagOf));
+        const tags = new Set(
+          Object.values(edgeKeysOf(creatorId, 'live', ip, period)).map(hashTagOf),
+        );
         expect(tags).toEqual(new Set([`e${edgeShardOf(creatorId)}`]));
+      }),
+    );
+  });
+});
+
+describe('edge keys of the test environment', () => {
+  const creatorId = '01JH2Z8Q6N3V4W5X6Y7Z8A9BCD';
+
+  it('should give test clicks their own creator window and quota counter, and share the per-IP window', () => {
+    const live = edgeKeysOf(creatorId, 'live', '203.0.113.1', '2026-11');
+    const test = edgeKeysOf(creatorId, 'test', '203.0.113.1', '2026-11');
+    expect(test.creatorWindow).not.toBe(live.creatorWindow);
+    expect(test.quota).not.toBe(live.quota);
+    expect(test.ipWindow).toBe(live.ipWindow);
+    expect(test.stream).toBe(live.stream);
+  });
+
+  it('should keep the live quota counter name that stored counters already use', () => {
+    expect(quotaCounterKey(creatorId, 'live', '2026-11')).toBe(
+      `quota:{e${edgeShardOf(creatorId)}}:${creatorId}:2026-11`,
+    );
+    expect(quotaCounterKey(creatorId, 'test', '2026-11')).toBe(
+      `quota:{e${edgeShardOf(creatorId)}}:${creatorId}:test:2026-11`,
+    );
+  });
+
+  it('should put the test keys in the creator’s slot too', () => {
+    fc.assert(
+      fc.property(ulid, fc.ipV4(), periodId, (id, ip, period) => {
+        const tags = new Set(Object.values(edgeKeysOf(id, 'test', ip, period)).map(hashTagOf));
+        expect(tags).toEqual(new Set([`e${edgeShardOf(id)}`]));
       }),
     );
   });
@@ -49,17 +82,19 @@ describe(edgeKeysOf.name, () => {
 
 describe(quotaCounterKey.name, () => {
   it('should name the creator and end with the period id', () => {
-    const key = quotaCounterKey('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', '2025-03');
+    const key = quotaCounterKey('01JH2Z8Q6N3V4W5X6Y7Z8A9BCD', 'live', '2025-03');
     expect(key).toMatch(/^quota:\{e\d+\}:01JH2Z8Q6N3V4W5X6Y7Z8A9BCD:2025-03$/);
   });
 
   it('should give each period its own key in the creator’s slot', () => {
     fc.assert(
       fc.property(ulid, periodId, periodId, (creatorId, a, b) => {
-        expect(hashTagOf(quotaCounterKey(creatorId, a))).toBe(
-          hashTagOf(quotaCounterKey(creatorId, b)),
+        expect(hashTagOf(quotaCounterKey(creatorId, 'live', a))).toBe(
+          hashTagOf(quotaCounterKey(creatorId, 'live', b)),
         );
-        expect(quotaCounterKey(creatorId, a) === quotaCounterKey(creatorId, b)).toBe(a === b);
+        expect(
+          quotaCounterKey(creatorId, 'live', a) === quotaCounterKey(creatorId, 'live', b),
+        ).toBe(a === b);
       }),
     );
   });

@@ -1,5 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
+import { Injectable } from '@nestjs/common';
 import { ClickCountsService } from '../analytics/click-counts.service';
+import { Clock } from '../common/clock';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { KvStore } from '../kv/kv-store';
 import { billingPeriodOf } from './billing-period';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
@@ -37,34 +40,39 @@ export type ClickAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrec
  */
 @Injectable()
 export class QuotaService {
-  private readonly logger = new Logger('Quota');
-  private lastStoreWarningMs = 0;
+  private readonly storeWarnings: ThrottledLogger;
 
   constructor(
     private readonly store: KvStore,
     private readonly clickCounts: ClickCountsService,
-  ) {}
+    clock: Clock,
+  ) {
+    this.storeWarnings = new ThrottledLogger('Quota', STORE_WARNING_INTERVAL_MS, clock);
+  }
 
   /**
    * Admits one click against the per-IP and creator windows and the quota, and appends its
    * serialised record to the click stream, in one round trip (two on the period's first
-   * click). If the store is down, the visitor is served and the click is lost.
+   * click). If the store is down, the visitor is served and the click is lost. A test
+   * link's click (the sandbox) counts in the test environment's own creator window and
+   * counter, and is never refused for quota: the live quota and usage never see it.
    */
   async admitClick(
     creator: QuotaHolder,
+    environment: KeyEnvironment,
     clientIp: string,
     record: string,
     nowMs: number,
   ): Promise<ClickAdmission> {
     const period = billingPeriodOf(nowMs);
     const request: ClickAdmissionRequest = {
-      keys: edgeKeysOf(creator.creatorId, clientIp, period.id),
+      keys: edgeKeysOf(creator.creatorId, environment, clientIp, period.id),
       nowMs,
       windowMs: EDGE_WINDOW_MS,
       ipLimit: EDGE_IP_LIMIT_PER_MINUTE,
       creatorLimit: creator.edgeClicksPerMinute,
       includedClicks: creator.includedClicks,
-      isHardCap: creator.isHardCap,
+      isHardCap: environment === 'live' && creator.isHardCap,
       quotaSeed: null,
       quotaTtlSeconds: QUOTA_TTL_SECONDS,
       record,
@@ -74,14 +82,15 @@ export class QuotaService {
       if (first !== 'quota_missing') return first;
       // First click of the period on this Redis (or Redis lost its data): seed the counter
       // from PostgreSQL's count, never from zero, then admit for real.
-      const quotaSeed = await this.clickCounts.countSince(creator.creatorId, period.start);
+      const quotaSeed = await this.clickCounts.countSince(
+        creator.creatorId,
+        environment,
+        period.start,
+      );
       const [second] = await this.runAdmission({ ...request, quotaSeed });
       return second === 'quota_missing' ? 'unrecorded' : second;
     } catch (error) {
-      if (nowMs - this.lastStoreWarningMs > STORE_WARNING_INTERVAL_MS) {
-        this.lastStoreWarningMs = nowMs;
-        this.logger.warn(`Clicks not recorded, store unavailable: ${String(error)}`);
-      }
+      this.storeWarnings.warn('store', 'Clicks not recorded, store unavailable', error);
       return 'unrecorded';
     }
   }
@@ -89,13 +98,23 @@ export class QuotaService {
   /**
    * Clicks counted this period: the quota counter the edge admits against, or, before the
    * period's first click (or after Redis lost it), PostgreSQL's count it will be seeded from.
+   * Each environment has its own: the test one is the sandbox's usage, never billed.
    */
-  async usedThisPeriod(creatorId: string, nowMs: number): Promise<number> {
+  async usedThisPeriod(scope: RecordScope, nowMs: number): Promise<number> {
     const period = billingPeriodOf(nowMs);
-    const counter = await this.store.getString(quotaCounterKey(creatorId, period.id));
+    const counter = await this.store.getString(
+      quotaCounterKey(scope.creatorId, scope.environment, period.id),
+    );
     return counter === null
-      ? this.clickCounts.countSince(creatorId, period.start)
+      ? this.clickCounts.countSince(scope.creatorId, scope.environment, period.start)
       : Number(counter);
+  }
+
+  /** Forgets the test environment's counters (the sandbox reset); PostgreSQL's count rebuilds. */
+  async resetTestUsage(scope: RecordScope, nowMs: number): Promise<void> {
+    if (scope.environment !== 'test') throw new Error('Only test usage can be reset');
+    const period = billingPeriodOf(nowMs);
+    await this.store.deleteKeys([quotaCounterKey(scope.creatorId, 'test', period.id)]);
   }
 
   private runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {

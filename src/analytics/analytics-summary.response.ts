@@ -20,12 +20,8 @@ export class MerchantBreakdownResponse {
 }
 
 export class NetworkBreakdownResponse {
-  @ApiProperty({
-    enum: NETWORK_IDS,
-    nullable: true,
-    description: 'null groups passthrough clicks, which use no network',
-  })
-  networkId: NetworkId | null;
+  @ApiProperty({ enum: NETWORK_IDS })
+  networkId: NetworkId;
   @ApiProperty({ minimum: 1 }) clicks: number;
   @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of these clicks' })
   averageEpcUsd: number;
@@ -38,7 +34,8 @@ export class PresetBreakdownResponse {
 
 /**
  * Analytics summary [S]. Each breakdown is ordered by clicks (most first), then by id (null
- * last), and its clicks add up to totalClicks.
+ * last). byMerchant and byPreset add up to totalClicks; byNetwork to totalClicks -
+ * passthroughClicks (a passthrough click went through no network).
  */
 export class AnalyticsSummaryResponse {
   @ApiProperty({ format: 'date', example: '2026-03-01', description: 'Inclusive' })
@@ -58,6 +55,12 @@ export class AnalyticsSummaryResponse {
   @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of all clicks; 0 with no clicks' })
   averageNormalizedEpcUsd: number;
   @ApiProperty({ type: [MerchantBreakdownResponse] }) byMerchant: MerchantBreakdownResponse[];
-  @ApiProperty({ type: [NetworkBreakdownResponse] }) byNetwork: NetworkBreakdownResponse[];
+  @ApiProperty({
+    type: [NetworkBreakdownResponse],
+    description:
+      'Clicks that went through a network, per network; passthrough clicks use none, so the ' +
+      'clicks here add up to totalClicks - passthroughClicks',
+  })
+  byNetwork: NetworkBreakdownResponse[];
   @ApiProperty({ type: [PresetBreakdownResponse] }) byPreset: PresetBreakdownResponse[];
 }

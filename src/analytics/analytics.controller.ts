@@ -26,7 +26,7 @@ export class AnalyticsController {
     @Caller() caller: AuthContext,
     @Query() query: ListClicksQuery,
   ): Promise<ClickListResponse> {
-    return this.analytics.listClicks(caller.creatorId, query);
+    return this.analytics.listClicks(caller, query);
   }
 
   @Get('summary')
@@ -41,6 +41,6 @@ export class AnalyticsController {
     @Caller() caller: AuthContext,
     @Query() query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
-    return this.analytics.summarize(caller.creatorId, query);
+    return this.analytics.summarize(caller, query);
   }
 }

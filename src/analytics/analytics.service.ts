@@ -1,3 +1,4 @@
+import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
@@ -22,7 +23,7 @@ import { ClicksRepository } from './clicks.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ListClicksQuery } from './dto/list-clicks.query';
 
-/** Click records and their summary, always of the calling creator only. */
+/** Click records and their summary, always of the calling creator and key environment only. */
 @Injectable()
 export class AnalyticsService {
   constructor(
@@ -31,13 +32,13 @@ export class AnalyticsService {
     private readonly clock: Clock,
   ) {}
 
-  async listClicks(creatorId: string, query: ListClicksQuery): Promise<ClickListResponse> {
+  async listClicks(scope: RecordScope, query: ListClicksQuery): Promise<ClickListResponse> {
     const { page = 1, limit = DEFAULT_PAGE_SIZE, from, to, ...filter } = query;
     if (from !== undefined && to !== undefined && from > to) {
       throw invalidField('from', `from (${from}) must be on or before to (${to})`);
     }
-    const { clicks, total } = await this.clicks.listPageForCreator(
-      creatorId,
+    const { clicks, total } = await this.clicks.listPageInScope(
+      scope,
       { ...filter, ...instantRangeOf(from, to) },
       page,
       limit,
@@ -49,11 +50,11 @@ export class AnalyticsService {
   }
 
   async summarize(
-    creatorId: string,
+    scope: RecordScope,
     query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
     const period = this.checkedPeriod(query);
-    const aggregates = await this.clicks.aggregateForCreator(creatorId, periodRangeOf(period));
+    const aggregates = await this.clicks.aggregateInScope(scope, periodRangeOf(period));
     return {
       ...period,
       ...aggregates.totals,
@@ -70,6 +71,11 @@ export class AnalyticsService {
       })),
       byPreset: aggregates.byPreset.map(({ key, clicks }) => ({ preset: key, clicks })),
     };
+  }
+
+  /** Removes the scope's test clicks (the sandbox reset); answers how many there were. */
+  purgeTestClicks(scope: RecordScope): Promise<number> {
+    return this.clicks.purgeTestScope(scope);
   }
 
   /** The requested or default period, refused when reversed or longer than 366 days. */

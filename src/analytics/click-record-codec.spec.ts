@@ -24,6 +24,7 @@ const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
     'tablet' as const,
     'unknown' as const,
   ),
+  environment: fc.constantFrom('live' as const, 'test' as const),
 });
 
 describe(encodeClickRecord.name, () => {
@@ -45,6 +46,19 @@ describe(encodeClickRecord.name, () => {
 });
 
 describe(decodeClickRecord.name, () => {
+  it('should read an entry written before the environment field as a live click', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const older: unknown[] = JSON.parse(encodeClickRecord(record));
+        older.pop();
+        expect(decodeClickRecord(JSON.stringify(older))).toEqual({
+          ...record,
+          environment: 'live',
+        });
+      }),
+    );
+  });
+
   it.each([
     ['{}'],
     ['[1,2]'],

@@ -1,3 +1,4 @@
+import type { KeyEnvironment } from '../common/access/auth-context';
 import type { NetworkId } from '../networks/network-ids';
 import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
 import type { DeviceClass } from './click.entity';
@@ -19,13 +20,15 @@ export interface ClickRecordMessage {
   privateDealApplied: boolean;
   visitorCountry: string | null;
   deviceClass: DeviceClass;
+  /** A test link's click: analytics of the test environment only, never the quota. */
+  environment: KeyEnvironment;
 }
 
 /**
- * The fields of a stream entry, in order, with the `clicks` column each one fills and its
- * SQL type. Entries are JSON arrays, not objects: a click is written on the redirect path,
- * and the field names would double its size. Append new fields at the end; a consumer
- * reading an older entry finds them undefined.
+ * The fields of a stream entry, in order, with the `clicks` column each one fills, its SQL
+ * type, and for fields appended later the value an older entry (without them) stands for.
+ * Entries are JSON arrays, not objects: a click is written on the redirect path, and the
+ * field names would double its size. Append new fields at the end, with `whenAbsent`.
  */
 export const CLICK_RECORD_FIELDS = [
   { field: 'recordId', column: 'record_id', sqlType: 'varchar' },
@@ -43,11 +46,17 @@ export const CLICK_RECORD_FIELDS = [
   { field: 'privateDealApplied', column: 'private_deal_applied', sqlType: 'boolean' },
   { field: 'visitorCountry', column: 'visitor_country', sqlType: 'char(2)' },
   { field: 'deviceClass', column: 'device_class', sqlType: 'varchar' },
+  { field: 'environment', column: 'environment', sqlType: 'varchar', whenAbsent: "'live'" },
 ] as const satisfies readonly {
   field: keyof ClickRecordMessage;
   column: string;
   sqlType: string;
+  /** An SQL literal for entries written before the field existed. */
+  whenAbsent?: string;
 }[];
+
+/** Fields every entry has; the ones appended later may be missing from older entries. */
+const REQUIRED_FIELD_COUNT = CLICK_RECORD_FIELDS.filter((spec) => !('whenAbsent' in spec)).length;
 
 const FIELDS = CLICK_RECORD_FIELDS.map(({ field }) => field);
 
@@ -58,13 +67,15 @@ export function encodeClickRecord(record: ClickRecordMessage): string {
 /** Throws on anything that is not an entry of this format. */
 export function decodeClickRecord(payload: string): ClickRecordMessage {
   const values: unknown = JSON.parse(payload);
-  if (!Array.isArray(values) || values.length < FIELDS.length) {
+  if (!Array.isArray(values) || values.length < REQUIRED_FIELD_COUNT) {
     throw new Error('not a click record entry');
   }
-  const record = Object.fromEntries(FIELDS.map((field, i) => [field, values[i]])) as Record<
-    string,
-    unknown
-  >;
+  const record = Object.fromEntries(
+    CLICK_RECORD_FIELDS.map((spec, i) => [
+      spec.field,
+      values[i] ?? ('whenAbsent' in spec ? spec.whenAbsent.slice(1, -1) : undefined),
+    ]),
+  ) as Record<string, unknown>;
   if (typeof record.recordId !== 'string' || typeof record.clickedAt !== 'string') {
     throw new Error('click record entry without id or time');
   }

@@ -19,7 +19,7 @@ export const CLICK_CONSUMER_GROUP = 'click-writers';
 const BATCH_SIZE = 500;
 
 /**
- * Moves click records from the Redis streams to PostgreSQL in batches (DESIGN section 3):
+ * Moves click records from the Redis streams to PostgreSQL in batches (docs/design.md section 3):
  * at-least-once through a consumer group, exactly-once in the table because the record id is
  * part of the primary key (ON CONFLICT DO NOTHING). Entries a crashed worker left pending are
  * claimed again after `claimIdleMs`, so a restart loses nothing and counts nothing twice.
@@ -236,9 +236,15 @@ const isBacklogged = (batches: StreamBatch[]): boolean => batches.some((batch) =
 /** Every field of every entry, by its position in the entry's JSON array, into its column. */
 const INSERT_ENTRIES_SQL = `
   INSERT INTO clicks (${CLICK_RECORD_FIELDS.map(({ column }) => column).join(', ')})
-  SELECT ${CLICK_RECORD_FIELDS.map(({ sqlType }, i) => `(entry->>${i})::${sqlType}`).join(', ')}
+  SELECT ${CLICK_RECORD_FIELDS.map((spec, i) => columnValueSql(spec, i)).join(', ')}
     FROM jsonb_array_elements($1::jsonb) AS entry
   ON CONFLICT DO NOTHING`;
+
+/** The SQL reading field `index` of an entry, or its stand-in when an older entry lacks it. */
+function columnValueSql(spec: (typeof CLICK_RECORD_FIELDS)[number], index: number): string {
+  const value = `(entry->>${index})::${spec.sqlType}`;
+  return 'whenAbsent' in spec ? `COALESCE(${value}, ${spec.whenAbsent})` : value;
+}
 
 /** PostgreSQL's error code, when the error is one of its errors. */
 function postgresCodeOf(error: unknown): string | undefined {

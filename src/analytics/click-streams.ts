@@ -2,7 +2,7 @@
  * The click streams, one per edge shard. A creator's clicks go to its shard's stream, and the
  * keys that admit a click (account/edge-keys.ts) carry the same hash tag, so a single Lua
  * script admits and records a click atomically and the same code runs on Redis Cluster
- * (DESIGN section 3).
+ * (docs/design.md section 3).
  */
 export const EDGE_SHARDS = 16;
 

@@ -1,3 +1,4 @@
+import type { KeyEnvironment } from '../common/access/auth-context';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { numericTransformer } from '../database/column-transformers';
 import type { NetworkId } from '../networks/network-ids';
@@ -21,6 +22,10 @@ export class ClickEntity {
 
   @Column({ name: 'creator_id', type: 'varchar', length: 26 })
   creatorId: string;
+
+  /** The environment of the link clicked: test clicks never count against the quota. */
+  @Column({ type: 'varchar', length: 4, default: 'live' })
+  environment: KeyEnvironment;
 
   /** Inferred from the hostname for passthrough clicks; null when no merchant matches. */
   @Column({ name: 'merchant_id', type: 'varchar', length: 64, nullable: true })

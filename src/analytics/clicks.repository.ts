@@ -1,3 +1,4 @@
+import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
@@ -34,7 +35,8 @@ export interface ClickGroup<Key> {
 export interface ClickAggregates {
   totals: ClickTotals;
   byMerchant: ClickGroup<string | null>[];
-  byNetwork: ClickGroup<NetworkId | null>[];
+  /** Clicks that went through a network: passthrough clicks use none and are left out. */
+  byNetwork: ClickGroup<NetworkId>[];
   byPreset: ClickGroup<RoutingPresetId>[];
 }
 
@@ -70,7 +72,7 @@ const AGGREGATE_SQL = `
          coalesce(round(avg(confidence), 4), 0) AS average_confidence,
          coalesce(round(avg(normalized_epc_usd), 6), 0) AS average_epc_usd
     FROM clicks
-   WHERE creator_id = $1 AND clicked_at >= $2 AND clicked_at < $3
+   WHERE creator_id = $1 AND environment = $2 AND clicked_at >= $3 AND clicked_at < $4
    GROUP BY GROUPING SETS ((), (merchant_id), (network_id), (preset))
    ORDER BY grouping_mask, clicks DESC,
             merchant_id ASC NULLS LAST, network_id ASC NULLS LAST, preset ASC`;
@@ -83,16 +85,16 @@ export class ClicksRepository {
    * A page of this creator's clicks, newest first (clicked_at, then record id, both
    * descending: the order of clicks_creator_clicked_idx). A page past the end costs no scan.
    */
-  async listPageForCreator(
-    creatorId: string,
+  async listPageInScope(
+    scope: RecordScope,
     filter: ClickFilter,
     page: number,
     limit: number,
   ): Promise<{ clicks: ClickEntity[]; total: number }> {
-    const total = await this.filteredForCreator(creatorId, filter).getCount();
+    const total = await this.filteredInScope(scope, filter).getCount();
     const offset = (page - 1) * limit;
     if (offset >= total) return { clicks: [], total };
-    const clicks = await this.filteredForCreator(creatorId, filter)
+    const clicks = await this.filteredInScope(scope, filter)
       .orderBy('click.clicked_at', 'DESC')
       .addOrderBy('click.record_id', 'DESC')
       .offset(offset)
@@ -101,13 +103,14 @@ export class ClicksRepository {
     return { clicks, total };
   }
 
-  /** Aggregates of this creator's clicks with `fromInclusive <= clicked_at < toExclusive`. */
-  async aggregateForCreator(
-    creatorId: string,
+  /** Aggregates of the scope's clicks with `fromInclusive <= clicked_at < toExclusive`. */
+  async aggregateInScope(
+    scope: RecordScope,
     range: Required<InstantRange>,
   ): Promise<ClickAggregates> {
     const rows: AggregateRow[] = await this.clicks.query(AGGREGATE_SQL, [
-      creatorId,
+      scope.creatorId,
+      scope.environment,
       range.fromInclusive,
       range.toExclusive,
     ]);
@@ -130,19 +133,39 @@ export class ClicksRepository {
         averageNormalizedEpcUsd: Number(grandTotal?.average_epc_usd ?? 0),
       },
       byMerchant: groupsOf(GROUPED_BY_MERCHANT, (row) => row.merchant_id),
-      byNetwork: groupsOf(GROUPED_BY_NETWORK, (row) => row.network_id),
+      byNetwork: groupsOf(GROUPED_BY_NETWORK, (row) => row.network_id).filter(
+        (group): group is ClickGroup<NetworkId> => group.key !== null,
+      ),
       // preset is NOT NULL, so a per-preset row always names one.
       byPreset: groupsOf(GROUPED_BY_PRESET, (row) => row.preset as RoutingPresetId),
     };
   }
 
-  private filteredForCreator(
-    creatorId: string,
+  /**
+   * Removes every click of a test scope (the sandbox reset) and answers how many there were.
+   * Refuses a live scope: live clicks are the bill's record.
+   */
+  async purgeTestScope(scope: RecordScope): Promise<number> {
+    if (scope.environment !== 'test') throw new Error('Only test clicks can be purged');
+    const result = await this.clicks
+      .createQueryBuilder()
+      .delete()
+      .where(`creator_id = :creatorId AND environment = 'test'`, { creatorId: scope.creatorId })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Scoped by creator and environment, always (the sandbox never mixes with live data). */
+  private filteredInScope(
+    scope: RecordScope,
     filter: ClickFilter,
   ): SelectQueryBuilder<ClickEntity> {
     const builder = this.clicks
       .createQueryBuilder('click')
-      .where('click.creator_id = :creatorId', { creatorId });
+      .where('click.creator_id = :creatorId AND click.environment = :environment', {
+        creatorId: scope.creatorId,
+        environment: scope.environment,
+      });
     if (filter.linkId !== undefined) {
       builder.andWhere('click.link_id = :linkId', { linkId: filter.linkId });
     }

@@ -1,27 +1,22 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { AuthConfig } from '../config/env';
 import { KvStore } from '../kv/kv-store';
-import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { ApiKeysService } from './api-keys.service';
-import {
-  IS_PUBLIC,
-  RATE_LIMIT_BUCKET,
-  RateLimitBucket,
-  REQUIRED_CAPABILITY,
-} from '../common/access/access.decorators';
+import { IS_PUBLIC, REQUIRED_CAPABILITY } from '../common/access/access.decorators';
 import { AuthContext, PlanCapability } from '../common/access/auth-context';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 
 /**
  * The gate of every API route, in the order the spec's Authentication part implies, after a
  * brute-force brake: client blocked for failed authentications (429, before any key lookup)
- * -> key (401) -> plan tier and IP allowlist (403) -> the key's rate limit (429).
+ * -> key (401) -> plan tier and IP allowlist (403). The key's rate limit (429) is the next
+ * global guard, rate-limit/api-throttler.guard.ts, which counts the key set here.
  * `request.ip` is the client as seen after trusted proxies only (TRUST_PROXY).
  */
 @Injectable()
@@ -31,7 +26,6 @@ export class ApiAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
-    private readonly rateLimits: RateLimitService,
     // Built here rather than provided by AuthModule: the CLI imports AuthModule without a
     // key-value store, and only the HTTP gate needs the throttle.
     store: KvStore,
@@ -46,7 +40,6 @@ export class ApiAccessGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
 
     await this.failedAuths.assertNotBlocked(request.ip);
     const auth = await this.authenticateCountingFailures(request);
@@ -60,11 +53,6 @@ export class ApiAccessGuard implements CanActivate {
         `This endpoint needs the Enterprise plan; this key's account is on ${auth.plan.displayName}.`,
       );
     }
-    const bucket =
-      this.reflector.get<RateLimitBucket | undefined>(RATE_LIMIT_BUCKET, context.getHandler()) ??
-      'general';
-    const headers = await this.rateLimits.admit(bucket, auth.keyId, auth.plan);
-    void reply.headers(headers);
     request.auth = auth;
     return true;
   }

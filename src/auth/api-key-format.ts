@@ -3,9 +3,9 @@ import { crc32 } from 'node:zlib';
 import { KeyEnvironment } from './api-key.entity';
 
 /**
- * API keys look like `lp_live_sk_<40 lowercase hex>` (DESIGN section 1). The last 8 hex digits
- * are a CRC-32 of everything before them, as GitHub's token format does: a mistyped or made-up
- * key is refused before any database read, and secret scanners can recognise ours.
+ * API keys look like `lp_live_sk_<40 lowercase hex>` (docs/design.md section 1). The last 8
+ * hex digits are a CRC-32 of everything before them, as GitHub's token format does: a mistyped
+ * or made-up key is refused before any database read, and secret scanners can recognise ours.
  */
 const KEY_PATTERN = /^lp_(live|test)_sk_([0-9a-f]{32})([0-9a-f]{8})$/;
 const DISPLAY_PREFIX_LENGTH = 15; // `lp_live_sk_` plus 4 hex digits

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { CreatorChanges, CreatorsService, CreatorWithPlan } from '../account/creators.service';
 import { PlanId } from '../account/plan.entity';
 import { KeyEnvironment } from '../auth/api-key.entity';
 import { ApiKeysService, checkKeyOptions, IssuedApiKey } from '../auth/api-keys.service';
 import { FxRefreshResult, FxService } from '../fx/fx.service';
 import { NetworkAccountsService, NetworkAccountView } from '../networks/network-accounts.service';
+import type { SandboxResetResponse } from '../sandbox/sandbox.response';
+import { SandboxService } from '../sandbox/sandbox.service';
 
 export interface CreatorView {
   creatorId: string;
@@ -41,7 +43,18 @@ export class AdminService {
     private readonly apiKeys: ApiKeysService,
     private readonly networkAccounts: NetworkAccountsService,
     private readonly fx: FxService,
+    /** Present only when the CLI booted with the sandbox (CliModuleOptions). */
+    @Optional() private readonly sandbox?: SandboxService,
   ) {}
+
+  /** Removes a creator's test links and test clicks; live records are never touched. */
+  async resetSandbox(
+    creatorId: string,
+  ): Promise<{ sandbox: { creatorId: string } & SandboxResetResponse }> {
+    if (this.sandbox === undefined) throw new Error('The CLI was booted without the sandbox');
+    await this.creators.findWithPlanOrThrow(creatorId);
+    return { sandbox: { creatorId, ...(await this.sandbox.reset(creatorId)) } };
+  }
 
   async createCreator(command: CreateCreatorCommand): Promise<{
     creator: CreatorView;

@@ -6,23 +6,36 @@ import { ConfigModule } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { DatabaseModule } from '../database/database.module';
 import { FxModule } from '../fx/fx.module';
+import { KvModule } from '../kv/kv.module';
 import { NetworksModule } from '../networks/networks.module';
+import { SandboxModule } from '../sandbox/sandbox.module';
 import { AdminService } from './admin.service';
 
-/** What the admin CLI needs: the database-backed services, no HTTP, no Redis, no cron jobs. */
+export interface CliModuleOptions {
+  /**
+   * The sandbox reset: its services and the key-value store (test usage counters, edge cache
+   * eviction). Off for every other command, which then never connects to Redis.
+   */
+  sandbox?: boolean;
+}
+
+/** What the admin CLI needs: the database-backed services, no HTTP, no cron jobs. */
 @Module({})
 export class CliModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: CliModuleOptions = {}): DynamicModule {
+    // A CLI process never consumes clicks, whatever the server's setting.
+    const cliConfig = { ...config, clicks: { ...config.clicks, consumerEnabled: false } };
     return {
       module: CliModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(cliConfig),
         CommonModule.forRoot(),
         DatabaseModule,
         CreatorsModule,
         AuthModule,
         NetworksModule,
         FxModule,
+        ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
       ],
       providers: [AdminService],
     };

@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 
 /**
- * ULIDs (DESIGN section 1) for every id we mint: link, click record, request, creator, key.
+ * ULIDs (docs/design.md section 1) for every id we mint: link, click record, request, creator, key.
  * Monotonic: within one millisecond the random part is incremented instead of redrawn, which
  * keeps ids sortable and costs under a microsecond instead of ~16 random draws on the
  * redirect path. Ids are identifiers, never secrets (API keys use crypto.randomBytes).

@@ -128,23 +128,26 @@ export const ENV_VARIABLES = [
   'CLICK_CLAIM_IDLE_MS',
 ] as const;
 
+/** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
+export type EnvName = (typeof ENV_VARIABLES)[number];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
-  string(name: string, fallback: string): string {
+  string(name: EnvName, fallback: string): string {
     const raw = this.env[name];
     return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
   }
 
-  optional(name: string): string | null {
+  optional(name: EnvName): string | null {
     const raw = this.env[name];
     return raw === undefined || raw.trim() === '' ? null : raw.trim();
   }
 
-  int(name: string, fallback: number, min: number, max: number): number {
+  int(name: EnvName, fallback: number, min: number, max: number): number {
     const raw = this.optional(name);
     if (raw === null) return fallback;
     const value = Number(raw);
@@ -155,7 +158,7 @@ class EnvReader {
     return value;
   }
 
-  bool(name: string, fallback: boolean): boolean {
+  bool(name: EnvName, fallback: boolean): boolean {
     const raw = this.optional(name)?.toLowerCase();
     if (raw === undefined) return fallback;
     if (['true', '1', 'yes', 'on'].includes(raw)) return true;
@@ -164,7 +167,7 @@ class EnvReader {
     return fallback;
   }
 
-  url(name: string, fallback: string | null, protocols: string[]): string | null {
+  url(name: EnvName, fallback: string | null, protocols: string[]): string | null {
     const raw = this.optional(name);
     if (raw === null) return fallback;
     try {
@@ -179,7 +182,7 @@ class EnvReader {
     }
   }
 
-  oneOf<T extends string>(name: string, fallback: T, values: readonly T[]): T {
+  oneOf<T extends string>(name: EnvName, fallback: T, values: readonly T[]): T {
     const raw = this.optional(name);
     if (raw === null) return fallback;
     if (!(values as readonly string[]).includes(raw)) {
@@ -189,7 +192,7 @@ class EnvReader {
     return raw as T;
   }
 
-  list(name: string, fallback: string[]): string[] {
+  list(name: EnvName, fallback: string[]): string[] {
     const raw = this.optional(name);
     if (raw === null) return fallback;
     return raw
@@ -198,7 +201,7 @@ class EnvReader {
       .filter((item) => item !== '');
   }
 
-  headerName(name: string, fallback: string): string {
+  headerName(name: EnvName, fallback: string): string {
     const value = this.string(name, fallback).toLowerCase();
     if (!/^[a-z0-9-]+$/.test(value)) {
       this.problems.push(`${name} must be an HTTP header name (got "${value}")`);

@@ -36,7 +36,7 @@ function canConnect(socketPath: string): Promise<boolean> {
 }
 
 /**
- * The embedded default (DESIGN section 3): real PostgreSQL compiled to WASM (PGlite) under
+ * The embedded default (docs/design.md section 3): real PostgreSQL compiled to WASM (PGlite) under
  * `dataDir`, served on a unix socket so TypeORM uses the ordinary `pg` driver and the same
  * migrations. When another Linkpilot process (the server, say) already serves this dataDir,
  * this one connects to it instead, which is how the CLI reaches a running embedded server.

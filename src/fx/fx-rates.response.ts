@@ -9,7 +9,7 @@ const EXAMPLE_RATES: Partial<Record<CurrencyCode, number>> = {
   JPY: 156.83,
 };
 
-/** FX rates: the [S] fields, then the [G] ones (DESIGN section 2). */
+/** FX rates: the [S] fields, then the [G] ones (docs/design.md section 2). */
 export class FxRatesResponse {
   @ApiProperty({ enum: ['USD'], description: 'Always USD' })
   base: 'USD';

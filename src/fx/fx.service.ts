@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { RefreshingValue } from '../common/cache/refreshing-value';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { InjectConfig } from '../config/config.module';
 import { FxConfig } from '../config/env';
 import { FxRateEntity } from './fx-rate.entity';
@@ -19,6 +21,8 @@ import { parseOpenErApiPayload } from './math/open-er-api-payload';
 
 /** How often a reader looks for rates another process (a node, the CLI) has stored. */
 const RELOAD_INTERVAL_MS = 1000;
+/** While PostgreSQL is down, the failed lookups are logged at most this often, not once a second. */
+const RELOAD_WARNING_INTERVAL_MS = 10_000;
 
 type UpstreamSource = 'primary' | 'fallback';
 
@@ -36,19 +40,17 @@ export type FxRefreshResult = {
 };
 
 /**
- * The rates in use and their daily refresh (DESIGN section 6). Reads are served from memory:
- * the latest row is loaded once, replaced right after a refresh here, and looked up again in
- * the background at most once a second, so rates stored by another process show up without
- * a reader ever waiting on PostgreSQL once warm.
+ * The rates in use and their daily refresh (docs/design.md section 6). Reads are served from
+ * memory: the latest row is loaded once, replaced right after a refresh here, and looked up
+ * again in the background at most once a second, so rates stored by another process show up
+ * without a reader ever waiting on PostgreSQL once warm.
  */
 @Injectable()
 export class FxService {
   private readonly logger = new Logger(FxService.name);
-  private latest: FxRateEntity | null = null;
-  private checkedAtMs = Number.NEGATIVE_INFINITY;
-  private loading: Promise<FxRateEntity | null> | null = null;
+  /** The latest row: loaded on first use, looked up again when a read finds it due. */
+  private readonly latest: RefreshingValue<FxRateEntity>;
   private lastFailure: FxRefreshFailure | null = null;
-  private lastReloadError = '';
   /** The last snapshot handed out and its row, reused while the row and its staleness hold. */
   private snapshotMemo: { row: FxRateEntity; snapshot: FxSnapshot } | null = null;
 
@@ -57,7 +59,16 @@ export class FxService {
     private readonly repository: FxRatesRepository,
     private readonly upstream: FxUpstreamClient,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.latest = new RefreshingValue({
+      load: () => this.repository.findLatest(),
+      refreshAfterMs: RELOAD_INTERVAL_MS,
+      clock,
+      warnings: new ThrottledLogger(this.logger, RELOAD_WARNING_INTERVAL_MS, clock),
+      failureMessage: 'Loading FX rates failed',
+      isNewer: isNewerRow,
+    });
+  }
 
   /** The rates routing uses, with isStale as of now. 503 FX_DATA_UNAVAILABLE when there are none. */
   async getLatestSnapshot(): Promise<FxSnapshot> {
@@ -70,9 +81,8 @@ export class FxService {
    * turns stale (and memoised decisions keyed by it stay valid exactly that long).
    */
   peekSnapshot(): FxSnapshot | null {
-    if (this.latest === null) return null;
-    this.reloadIfDue();
-    return this.snapshotFor(this.latest);
+    const row = this.latest.peek();
+    return row === null ? null : this.snapshotFor(row);
   }
 
   private snapshotFor(row: FxRateEntity): FxSnapshot {
@@ -115,9 +125,9 @@ export class FxService {
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
-    await Promise.race([this.currentRow().catch(() => null), timeout]);
+    await Promise.race([this.latest.get().catch(() => null), timeout]);
     clearTimeout(timer);
-    const latest = this.latest;
+    const latest = this.latest.peek();
     return classifyFxHealth(
       latest && { validAt: latest.validAt.toISOString(), fetchedAtMs: latest.fetchedAt.getTime() },
       this.lastFailure,
@@ -142,7 +152,7 @@ export class FxService {
         source,
         rates: outcome.rates,
       });
-      this.useRow(row);
+      this.latest.offer(row);
       this.lastFailure = null;
       const carried =
         outcome.carriedOver.length > 0 ? `; carried over ${outcome.carriedOver.join(', ')}` : '';
@@ -195,7 +205,7 @@ export class FxService {
   }
 
   private async currentRowOrThrow(): Promise<FxRateEntity> {
-    const row = await this.currentRow();
+    const row = await this.latest.get();
     if (row === null) {
       throw new AppError(
         ErrorCode.FX_DATA_UNAVAILABLE,
@@ -204,55 +214,16 @@ export class FxService {
     }
     return row;
   }
+}
 
-  /** The cached row; loads it on first use, then re-checks in the background when due. */
-  private async currentRow(): Promise<FxRateEntity | null> {
-    if (this.latest === null) return this.reload();
-    this.reloadIfDue();
-    return this.latest;
-  }
-
-  private reloadIfDue(): void {
-    const nowMs = this.clock.nowMs();
-    if (nowMs - this.checkedAtMs >= RELOAD_INTERVAL_MS || nowMs < this.checkedAtMs) {
-      // Errors are logged inside reload(); the cached row keeps serving meanwhile.
-      this.reload().catch(() => undefined);
-    }
-  }
-
-  /** One lookup at a time; a failure is logged once per distinct message. */
-  private reload(): Promise<FxRateEntity | null> {
-    this.loading ??= this.repository
-      .findLatest()
-      .then((row) => {
-        if (row !== null) this.useRow(row);
-        this.lastReloadError = '';
-        return this.latest;
-      })
-      .catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (message !== this.lastReloadError) {
-          this.logger.warn(`Loading FX rates failed: ${message}`);
-        }
-        this.lastReloadError = message;
-        if (this.latest === null) throw error;
-        return this.latest;
-      })
-      .finally(() => {
-        this.checkedAtMs = this.clock.nowMs();
-        this.loading = null;
-      });
-    return this.loading;
-  }
-
-  /** Keeps the newer of the cached and the given row: a slow lookup never undoes a refresh. */
-  private useRow(row: FxRateEntity): void {
-    const current = this.latest;
-    const isNewer =
-      current === null ||
-      row.fetchedAt.getTime() > current.fetchedAt.getTime() ||
-      (row.fetchedAt.getTime() === current.fetchedAt.getTime() &&
-        BigInt(row.id) >= BigInt(current.id));
-    if (isNewer) this.latest = row;
-  }
+/**
+ * Whether a row replaces the cached one: the later fetched, on a tie the higher id (so the same
+ * row read again replaces its old copy); a slow lookup never undoes a refresh.
+ */
+function isNewerRow(row: FxRateEntity, current: FxRateEntity): boolean {
+  return (
+    row.fetchedAt.getTime() > current.fetchedAt.getTime() ||
+    (row.fetchedAt.getTime() === current.fetchedAt.getTime() &&
+      BigInt(row.id) >= BigInt(current.id))
+  );
 }

@@ -16,7 +16,10 @@ export function classifyDependency(
   return latencyMs > slowThresholdMs ? 'slow' : 'ok';
 }
 
-/** DESIGN section 2: ok when both stores are fine, down when both are unreachable, else degraded. */
+/**
+ * docs/design.md section 2: ok when both stores are fine, down when both are unreachable, else
+ * degraded.
+ */
 export function overallHealth(checks: DependencyCheck[]): HealthStatus {
   if (checks.every((check) => check.status === 'ok')) return 'ok';
   if (checks.every((check) => check.status === 'unreachable')) return 'down';

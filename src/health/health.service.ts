@@ -27,7 +27,7 @@ export class HealthService {
       this.fx.checkHealth(this.config.timeoutMs),
     ]);
     return {
-      // DESIGN section 2: PostgreSQL and Redis only; FX shows in checks.fx.
+      // docs/design.md section 2: PostgreSQL and Redis only; FX shows in checks.fx.
       status: overallHealth([database, kv]),
       version: API_VERSION,
       kvLatencyMs: kv.latencyMs,

@@ -1,5 +1,6 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { configToken } from '../config/config.module';
 import { KvConfig, redactUrl } from '../config/env';
 import { KvStore } from './kv-store';
@@ -7,6 +8,8 @@ import { MemoryKvStore } from './memory-kv-store';
 import { RedisKvStore } from './redis-kv-store';
 
 const CONNECT_WAIT_MS = 2000;
+/** While Redis is unreachable, its connection errors are logged at most this often. */
+const CONNECTION_ERROR_LOG_INTERVAL_MS = 60_000;
 
 /**
  * A Redis client that fails fast instead of queueing while disconnected, so a Redis outage
@@ -50,13 +53,13 @@ async function waitForReady(redis: Redis, logger: Logger, url: string): Promise<
           return new MemoryKvStore();
         }
         const redis = createRedisClient(config.url);
-        let lastError = '';
-        redis.on('error', (error: Error) => {
-          // ioredis reconnects by itself; log each distinct failure once instead of per retry.
-          if (error.message !== lastError) logger.error(`Redis: ${error.message}`);
-          lastError = error.message;
-        });
-        redis.on('ready', () => (lastError = ''));
+        const connectionErrors = new ThrottledLogger(logger, CONNECTION_ERROR_LOG_INTERVAL_MS);
+        // ioredis reconnects by itself and reports every retry: log the outage, not each retry,
+        // and the first error after a recovery at once.
+        redis.on('error', (error: Error) =>
+          connectionErrors.error('connection', 'Redis', error.message),
+        );
+        redis.on('ready', () => connectionErrors.reset('connection'));
         await waitForReady(redis, logger, config.url);
         return new RedisKvStore(redis);
       },

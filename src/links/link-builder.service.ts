@@ -1,3 +1,4 @@
+import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
@@ -36,7 +37,7 @@ export class LinkBuilderService {
     private readonly links: LinksRepository,
   ) {}
 
-  build(creatorId: string, request: CreateLinkDto, context: RoutingContext): LinkEntity {
+  build(scope: RecordScope, request: CreateLinkDto, context: RoutingContext): LinkEntity {
     const pin = request.networkOverride ? toNetworkOverride(request.networkOverride) : null;
     if (pin?.expiresAt !== undefined && Date.parse(pin.expiresAt) <= context.nowMs) {
       throw new AppError(ErrorCode.VALIDATION_ERROR, 'The network override has already expired.', {
@@ -74,7 +75,8 @@ export class LinkBuilderService {
     const nowDate = new Date(context.nowMs);
     return this.links.create({
       id: newUlid(context.nowMs),
-      creatorId,
+      creatorId: scope.creatorId,
+      environment: scope.environment,
       title: request.title ?? titleFromUrl(request.originalUrl, merchant?.displayName ?? null),
       originalUrl: request.originalUrl,
       canonicalUrl: decision.canonicalUrl,

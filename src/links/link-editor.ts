@@ -3,7 +3,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import { isNetworkAvailable } from '../routing/engine';
 import { UpdateLinkDto } from './dto/update-link.dto';
-import { toNetworkOverride } from './dto/network-override.input';
+import { toNetworkOverride } from './dto/network-override.dto';
 import { isForcedPassthrough } from './link-builder.service';
 import type { LinkEntity } from './link.entity';
 

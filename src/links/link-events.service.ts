@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { KvStore } from '../kv/kv-store';
 import type { LinkEntity } from './link.entity';
+import { LINK_INVALIDATION_CHANNEL, linkRecordCacheKey } from './link-record-cache';
 
 type ChangeListener = (linkId: string) => Promise<void>;
 
@@ -14,13 +16,17 @@ type CreatedListener = (links: CreatedLink[]) => void;
 /**
  * What follows a link's creation or change outside the request, told to the modules that
  * depend on this one (never the other way round): the probes queue new links, the edge
- * caches evict changed ones. Never blocks the request and never throws.
+ * caches evict changed ones (in this process through a listener, in Redis and on every other
+ * node here, so a process without the edge, such as the admin CLI, evicts too). Never blocks
+ * the request and never throws.
  */
 @Injectable()
 export class LinkEventsService {
   private readonly logger = new Logger(LinkEventsService.name);
   private readonly changeListeners: ChangeListener[] = [];
   private readonly createdListeners: CreatedListener[] = [];
+
+  constructor(private readonly store: KvStore) {}
 
   /** The edge registers its cache eviction here. */
   onChanged(listener: ChangeListener): void {
@@ -52,12 +58,22 @@ export class LinkEventsService {
   }
 
   async changedById(linkId: string): Promise<void> {
+    const evictions = [
+      ...this.changeListeners.map((listener) => listener(linkId)),
+      this.evictShared(linkId),
+    ];
     await Promise.all(
-      this.changeListeners.map((listener) =>
-        listener(linkId).catch((error: unknown) =>
+      evictions.map((eviction) =>
+        eviction.catch((error: unknown) =>
           this.logger.warn(`Could not evict link ${linkId} from the edge caches: ${String(error)}`),
         ),
       ),
     );
+  }
+
+  /** The Redis copy, then every node's in-process copy (they listen on the channel). */
+  private async evictShared(linkId: string): Promise<void> {
+    await this.store.deleteKeys([linkRecordCacheKey(linkId)]);
+    await this.store.publish(LINK_INVALIDATION_CHANNEL, linkId);
   }
 }

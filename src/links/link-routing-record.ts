@@ -1,3 +1,4 @@
+import type { KeyEnvironment } from '../common/access/auth-context';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
 import type {
@@ -20,6 +21,8 @@ export interface LinkRoutingRecord {
   /** Changes whenever anything a routing decision depends on changes (edits, probe results). */
   version: string;
   creatorId: string;
+  /** Test links' clicks are test clicks: recorded apart, never counted against the quota. */
+  environment: KeyEnvironment;
   originalUrl: string;
   merchantId: string | null;
   /**
@@ -51,6 +54,7 @@ export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
     linkId: link.id,
     version: `${link.updatedAt.getTime()}|${link.deepLinkStatus}|${link.healthStatus}`,
     creatorId: link.creatorId,
+    environment: link.environment,
     originalUrl: link.originalUrl,
     merchantId: link.merchantId,
     passthrough: link.passthroughEnabled || link.routingReason === NEVER_ROUTED_REASON,

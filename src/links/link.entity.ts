@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { KeyEnvironment } from '../common/access/auth-context';
 import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
@@ -36,6 +37,10 @@ export class LinkEntity {
 
   @Column({ name: 'creator_id', type: 'varchar', length: 26 })
   creatorId: string;
+
+  /** The environment of the key that created it: test links live in the sandbox. */
+  @Column({ type: 'varchar', length: 4 })
+  environment: KeyEnvironment;
 
   @Column({ type: 'varchar', length: 300 })
   title: string;

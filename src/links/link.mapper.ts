@@ -52,6 +52,7 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
   return {
     ...toLinkSummary(link, redirectBaseUrl),
     canonicalUrl: servedRoute(link).canonicalUrl,
+    environment: link.environment,
     ...(link.networkOverride !== null ? { networkOverride: link.networkOverride } : {}),
     ...(link.utmOverride !== null ? { utmOverride: link.utmOverride } : {}),
     updatedAt: link.updatedAt.toISOString(),

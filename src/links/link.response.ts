@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { KEY_ENVIRONMENTS, KeyEnvironment } from '../common/access/auth-context';
 import { PaginationMeta } from '../common/pagination';
 import { ApiErrorBody } from '../common/errors/api-error.response';
 import { NETWORK_IDS, NetworkId } from '../networks/network-ids';
@@ -53,10 +54,18 @@ export class LinkSummaryResponse {
   @ApiProperty({ format: 'date-time', readOnly: true }) createdAt: string;
 }
 
-/** Link [S], plus the [G] fields where [S] is silent (DESIGN section 2). */
+/** Link [S], plus the [G] fields where [S] is silent (docs/design.md section 2). */
 export class LinkResponse extends LinkSummaryResponse {
   @ApiProperty({ format: 'uri', readOnly: true, description: "'' when passthrough is active" })
   canonicalUrl: string;
+  @ApiProperty({
+    enum: KEY_ENVIRONMENTS,
+    readOnly: true,
+    description:
+      'The environment of the key that created it: a test key (lp_test_sk_) sees and makes ' +
+      'only test links, whose clicks are test clicks; a live key only live links',
+  })
+  environment: KeyEnvironment;
   @ApiPropertyOptional({ type: NetworkOverrideResponse }) networkOverride?: NetworkOverride;
   @ApiPropertyOptional({ type: UtmOverrideDto }) utmOverride?: UtmOverrideDto;
   @ApiProperty({ format: 'date-time', readOnly: true }) updatedAt: string;

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import {
   AuthContext,
   Caller,
+  planRateLimit,
   RequiresPlanCapability,
-  UseRateLimitBucket,
 } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { BulkCreateLinksDto } from './dto/bulk-create-links.dto';
@@ -29,34 +30,35 @@ export class LinksController {
   @ApiOperation({ summary: 'Create a routed link (201)' })
   @ApiEnvelopedOk(LinkEnvelope, 201)
   create(@Caller() caller: AuthContext, @Body() body: CreateLinkDto): Promise<LinkEnvelope> {
-    return this.links.create(caller.creatorId, body);
+    return this.links.create(caller, body);
   }
 
   @Post('bulk')
   @HttpCode(207)
   @RequiresPlanCapability('hasBulkAccess')
-  @UseRateLimitBucket('bulk')
+  // The bulk bucket, on top of the general one.
+  @Throttle({ bulk: { limit: planRateLimit('bulkRequestsPerMinute') } })
   @ApiOperation({ summary: 'Create 1 to 100 links, each independently (Enterprise; 207)' })
   @ApiEnvelopedOk(BulkCreateLinksResponse, 207)
   createMany(
     @Caller() caller: AuthContext,
     @Body() body: BulkCreateLinksDto,
   ): Promise<BulkCreateLinksResponse> {
-    return this.links.createMany(caller.creatorId, body);
+    return this.links.createMany(caller, body);
   }
 
   @Get()
   @ApiOperation({ summary: "The caller's links, newest first" })
   @ApiEnvelopedOk(LinkListResponse)
   list(@Caller() caller: AuthContext, @Query() query: ListLinksQuery): Promise<LinkListResponse> {
-    return this.links.list(caller.creatorId, query);
+    return this.links.list(caller, query);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One link with its routing trace' })
   @ApiEnvelopedOk(LinkEnvelope)
   get(@Caller() caller: AuthContext, @Param('id') id: string): Promise<LinkEnvelope> {
-    return this.links.get(caller.creatorId, id);
+    return this.links.get(caller, id);
   }
 
   @Patch(':id')
@@ -67,13 +69,13 @@ export class LinksController {
     @Param('id') id: string,
     @Body() body: UpdateLinkDto,
   ): Promise<LinkEnvelope> {
-    return this.links.update(caller.creatorId, id, body);
+    return this.links.update(caller, id, body);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Soft-delete; the redirect then answers 404' })
   @ApiEnvelopedOk(DeleteLinkResponse)
   remove(@Caller() caller: AuthContext, @Param('id') id: string): Promise<DeleteLinkResponse> {
-    return this.links.remove(caller.creatorId, id);
+    return this.links.remove(caller, id);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
+import { Brackets, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { RecordScope } from '../common/access/auth-context';
 import { normaliseLinkId } from '../common/ids';
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
@@ -31,30 +32,27 @@ export class LinksRepository {
       .getOne();
   }
 
-  /** A live (not soft-deleted) link of this creator; another creator's link is never found. */
-  findLiveForCreator(creatorId: string, typedLinkId: string): Promise<LinkEntity | null> {
+  /**
+   * A live (not soft-deleted) link in this scope: another creator's link, or the creator's
+   * link of the other environment (live or test), is never found.
+   */
+  findLiveInScope(scope: RecordScope, typedLinkId: string): Promise<LinkEntity | null> {
     // Any other string names no link (and may hold a NUL PostgreSQL refuses).
     const linkId = normaliseLinkId(typedLinkId);
     if (linkId === null) return Promise.resolve(null);
-    return this.links
-      .createQueryBuilder('link')
-      .where('link.id = :linkId AND link.creator_id = :creatorId AND link.deleted_at IS NULL', {
-        linkId,
-        creatorId,
-      })
+    return this.scoped(scope)
+      .andWhere('link.id = :linkId AND link.deleted_at IS NULL', { linkId })
       .getOne();
   }
 
-  /** Newest first; createdAfter/createdBefore are exclusive (DESIGN section 2). */
-  async listLiveForCreator(
-    creatorId: string,
+  /** Newest first; createdAfter/createdBefore are exclusive (docs/design.md section 2). */
+  async listLiveInScope(
+    scope: RecordScope,
     query: ListLinksQuery,
     page: number,
     limit: number,
   ): Promise<{ links: LinkEntity[]; total: number }> {
-    const builder = this.links
-      .createQueryBuilder('link')
-      .where('link.creator_id = :creatorId AND link.deleted_at IS NULL', { creatorId });
+    const builder = this.scoped(scope).andWhere('link.deleted_at IS NULL');
     if (query.merchantId !== undefined) {
       builder.andWhere('link.merchant_id = :merchantId', { merchantId: query.merchantId });
     }
@@ -105,5 +103,30 @@ export class LinksRepository {
 
   async save(link: LinkEntity): Promise<LinkEntity> {
     return this.links.save(link);
+  }
+
+  /**
+   * Removes every link of a test scope for good (the sandbox reset), soft-deleted ones
+   * included, and answers their ids. Refuses a live scope: live links are only soft-deleted.
+   */
+  async purgeTestScope(scope: RecordScope): Promise<string[]> {
+    if (scope.environment !== 'test') throw new Error('Only test links can be purged');
+    const result = await this.links
+      .createQueryBuilder()
+      .delete()
+      .where(`creator_id = :creatorId AND environment = 'test'`, { creatorId: scope.creatorId })
+      .returning('id')
+      .execute();
+    return (result.raw as { id: string }[]).map((row) => row.id);
+  }
+
+  /** The one place a scoped read starts: creator and environment, both always. */
+  private scoped(scope: RecordScope): SelectQueryBuilder<LinkEntity> {
+    return this.links
+      .createQueryBuilder('link')
+      .where('link.creator_id = :creatorId AND link.environment = :environment', {
+        creatorId: scope.creatorId,
+        environment: scope.environment,
+      });
   }
 }

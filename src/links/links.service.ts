@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import type { RecordScope } from '../common/access/auth-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { toValidationDetails } from '../common/errors/validation-details';
@@ -42,8 +43,8 @@ export class LinksService {
     private readonly clock: Clock,
   ) {}
 
-  async create(creatorId: string, request: CreateLinkDto): Promise<LinkEnvelope> {
-    const link = this.builder.build(creatorId, request, await this.routing.prepare(creatorId));
+  async create(scope: RecordScope, request: CreateLinkDto): Promise<LinkEnvelope> {
+    const link = this.builder.build(scope, request, await this.routing.prepare(scope.creatorId));
     await this.links.insertAll([link]);
     this.events.created([link]);
     return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
@@ -51,7 +52,7 @@ export class LinksService {
 
   /** Each item stands alone: a bad or duplicate item fails without failing the others. */
   async createMany(
-    creatorId: string,
+    scope: RecordScope,
     request: BulkCreateLinksDto,
   ): Promise<BulkCreateLinksResponse> {
     if (request.links.length === 0 || request.links.length > MAX_BULK_LINKS) {
@@ -60,7 +61,7 @@ export class LinksService {
         `A bulk request holds 1 to ${MAX_BULK_LINKS} links; this one has ${request.links.length}.`,
       );
     }
-    const context = await this.routing.prepare(creatorId);
+    const context = await this.routing.prepare(scope.creatorId);
     const firstIndexOfUrl = new Map<string, number>();
     const built: LinkEntity[] = [];
     const failed: BulkFailureResponse[] = [];
@@ -78,7 +79,7 @@ export class LinksService {
             },
           );
         }
-        built.push(this.builder.build(creatorId, dto, context));
+        built.push(this.builder.build(scope, dto, context));
         // Only a created item claims its URL: a failed one (invalid or refused) leaves it free.
         firstIndexOfUrl.set(dto.originalUrl, index);
       } catch (error) {
@@ -105,23 +106,23 @@ export class LinksService {
     };
   }
 
-  async list(creatorId: string, query: ListLinksQuery): Promise<LinkListResponse> {
+  async list(scope: RecordScope, query: ListLinksQuery): Promise<LinkListResponse> {
     const page = query.page ?? 1;
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const { links, total } = await this.links.listLiveForCreator(creatorId, query, page, limit);
+    const { links, total } = await this.links.listLiveInScope(scope, query, page, limit);
     return {
       items: links.map((link) => toLinkSummary(link, this.redirect.redirectBaseUrl)),
       pagination: paginationMeta(page, limit, total),
     };
   }
 
-  async get(creatorId: string, linkId: string): Promise<LinkEnvelope> {
-    const link = await this.findOrThrow(creatorId, linkId);
+  async get(scope: RecordScope, linkId: string): Promise<LinkEnvelope> {
+    const link = await this.findOrThrow(scope, linkId);
     return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
   }
 
-  async update(creatorId: string, linkId: string, changes: UpdateLinkDto): Promise<LinkEnvelope> {
-    const link = await this.findOrThrow(creatorId, linkId);
+  async update(scope: RecordScope, linkId: string, changes: UpdateLinkDto): Promise<LinkEnvelope> {
+    const link = await this.findOrThrow(scope, linkId);
     const merchant = link.merchantId === null ? null : this.routing.merchantOf(link.originalUrl);
     new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
     const saved = await this.links.save(link);
@@ -129,8 +130,8 @@ export class LinksService {
     return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };
   }
 
-  async remove(creatorId: string, linkId: string): Promise<DeleteLinkResponse> {
-    const link = await this.findOrThrow(creatorId, linkId);
+  async remove(scope: RecordScope, linkId: string): Promise<DeleteLinkResponse> {
+    const link = await this.findOrThrow(scope, linkId);
     link.deletedAt = new Date(this.clock.nowMs());
     await this.links.save(link);
     await this.events.changed(link);
@@ -146,8 +147,18 @@ export class LinksService {
     return link === null ? null : toLinkRoutingRecord(link);
   }
 
-  private async findOrThrow(creatorId: string, linkId: string): Promise<LinkEntity> {
-    const link = await this.links.findLiveForCreator(creatorId, linkId);
+  /**
+   * Removes the scope's test links for good (the sandbox reset) and evicts them from the
+   * edge's caches; answers how many there were.
+   */
+  async purgeTestLinks(scope: RecordScope): Promise<number> {
+    const linkIds = await this.links.purgeTestScope(scope);
+    await Promise.all(linkIds.map((linkId) => this.events.changedById(linkId)));
+    return linkIds.length;
+  }
+
+  private async findOrThrow(scope: RecordScope, linkId: string): Promise<LinkEntity> {
+    const link = await this.links.findLiveInScope(scope, linkId);
     if (link === null) throw new AppError(ErrorCode.LINK_NOT_FOUND, `No link with id ${linkId}.`);
     return link;
   }

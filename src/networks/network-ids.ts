@@ -1,4 +1,4 @@
-/** The 12 network ids in [S] schema order (DESIGN section 1): 7 networks, then 5 in-house programmes. */
+/** The 12 network ids in [S] order (docs/design.md section 1): 7 networks, then 5 in-house. */
 export const NETWORK_IDS = [
   'awin',
   'cj',

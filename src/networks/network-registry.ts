@@ -1,7 +1,7 @@
 import { NETWORK_IDS, NetworkId } from './network-ids';
 
 /**
- * The 12 affiliate networks and in-house programmes (DESIGN section 1): who they are, which
+ * The 12 affiliate networks and in-house programmes (docs/design.md section 1): who they are, which
  * markets they serve, and the query parameters they need on a routed URL. `{affiliateId}` is
  * filled from the creator's network account. Pure data: routing and the API read it.
  */

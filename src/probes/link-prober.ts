@@ -92,7 +92,7 @@ function isCausedByForbiddenTarget(error: unknown): boolean {
 }
 
 /**
- * The HTTP side of probes (DESIGN section 6): undici, a 3 s budget per probe, redirects
+ * The HTTP side of probes (docs/design.md section 6): undici, a 3 s budget per probe, redirects
  * followed by hand, and every connection made to an address checked against the SSRF rule.
  * Never throws: what happened comes back as plain data for the rules in `rules/`.
  */

@@ -5,7 +5,7 @@ import { ProbeExpiryJob } from './probe-expiry.job';
 import { ProbesService } from './probes.service';
 
 /**
- * Deep-link and link-health probes (DESIGN section 6). New links reach the queue through
+ * Deep-link and link-health probes (docs/design.md section 6). New links reach the queue through
  * the links module's events; results go back through its LinkProbeStatesService (links own
  * the table). The expiry job fires only where ScheduleModule is loaded (the server).
  */

@@ -457,7 +457,7 @@ describe(pickBindingWindow.name, () => {
   });
 
   it('should report the full bulk window when a bulk request is refused and the general window has room', () => {
-    // How the rate-limit service composes the three functions for POST /links/bulk.
+    // How the API throttler composes the three functions for POST /links/bulk.
     const limits = [600, 10];
     const logs = [
       Array.from({ length: 15 }, (_, i) => T0 + i * 1_000),

@@ -25,10 +25,10 @@ export interface ClickRoute {
 }
 
 /**
- * Routes a click for its visitor (DESIGN section 3): passthrough links go to the original URL
- * byte for byte; a click with no visitor context gets the link's stored route; otherwise the
- * engine decides for the visitor's country and device. Decisions are memoised: visitors share
- * a handful of contexts, and a decision only changes when one of its inputs does.
+ * Routes a click for its visitor (docs/design.md sections 3 and 4): passthrough links go to the
+ * original URL byte for byte; a click with no visitor context gets the link's stored route;
+ * otherwise the engine decides for the visitor's country and device. Decisions are memoised:
+ * visitors share a handful of contexts, and a decision only changes when one of its inputs does.
  */
 export class ClickRouter {
   private readonly memo = new LRUCache<string, ClickRoute>({ max: 200_000 });

@@ -1,7 +1,9 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CreatorEdgeLimits, CreatorsService } from '../account/creators.service';
+import { SingleFlight } from '../common/cache/single-flight';
 import { Clock } from '../common/clock';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { NetworkId } from '../networks/network-ids';
 import { NetworkAccountsService } from '../networks/network-accounts.service';
 
@@ -30,6 +32,8 @@ const PROFILE_REFRESH_MS = 1_000;
 const PROFILE_MAX_AGE_MS = 60_000;
 /** One refresh statement covers at most this many creators. */
 const REFRESH_CHUNK = 1_000;
+/** While PostgreSQL is down, failed refreshes are logged at most this often, not once a second. */
+const REFRESH_WARNING_INTERVAL_MS = 10_000;
 
 interface CachedProfile {
   profile: CreatorEdgeProfile | null;
@@ -44,12 +48,17 @@ interface CachedProfile {
  * one of the networks module (affiliate ids), each a single statement. A refresh that fails (PostgreSQL down)
  * keeps the last profiles serving; only a creator never seen, or idle for a minute, is read
  * on the click itself.
+ *
+ * Not a RefreshingValue per creator: that helper re-reads one value when a read finds it due,
+ * which here would be the per-creator query burst the batch refresh avoids. The per-key pieces
+ * it shares with that helper are used directly: SingleFlight for the reads on a click and
+ * ThrottledLogger for the failures.
  */
 @Injectable()
 export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(CreatorEdgeProfilesService.name);
   private readonly cache = new LRUCache<string, CachedProfile>({ max: 100_000 });
-  private readonly loading = new Map<string, Promise<CreatorEdgeProfile | null>>();
+  private readonly loading = new SingleFlight<string, CreatorEdgeProfile | null>();
+  private readonly refreshWarnings: ThrottledLogger;
   /**
    * Creators clicked since the last refresh, the only ones refreshed: the refresh then costs
    * the event loop what the last second's clicks touched, not a walk over every cached profile.
@@ -59,13 +68,18 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
   private nextAccountTag = 0;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
-  private lastRefreshWarningMs = 0;
 
   constructor(
     private readonly creators: CreatorsService,
     private readonly networkAccounts: NetworkAccountsService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.refreshWarnings = new ThrottledLogger(
+      CreatorEdgeProfilesService.name,
+      REFRESH_WARNING_INTERVAL_MS,
+      clock,
+    );
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.refreshInUse(), PROFILE_REFRESH_MS);
@@ -112,9 +126,8 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
     creatorId: string,
     stale: CachedProfile | undefined,
   ): Promise<CreatorEdgeProfile | null> {
-    let pending = this.loading.get(creatorId);
-    if (pending === undefined) {
-      pending = this.load([creatorId])
+    return this.loading.run(creatorId, () =>
+      this.load([creatorId])
         .then(() => this.cache.get(creatorId)?.profile ?? null)
         .catch((error: unknown) => {
           // PostgreSQL down: an old profile is better than refusing the visitor. It serves
@@ -124,11 +137,8 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
           this.cache.set(creatorId, { ...stale, loadedAtMs: this.clock.nowMs() });
           this.inUse.add(creatorId);
           return stale.profile;
-        })
-        .finally(() => this.loading.delete(creatorId));
-      this.loading.set(creatorId, pending);
-    }
-    return pending;
+        }),
+    );
   }
 
   /** Reads the given creators and caches each profile, null for a creator that does not exist. */
@@ -173,9 +183,10 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
   }
 
   private warnRefreshFailed(error: unknown): void {
-    const nowMs = this.clock.nowMs();
-    if (nowMs - this.lastRefreshWarningMs < 10_000) return;
-    this.lastRefreshWarningMs = nowMs;
-    this.logger.warn(`Creator profiles not refreshed, serving the last ones: ${String(error)}`);
+    this.refreshWarnings.warn(
+      'refresh',
+      'Creator profiles not refreshed, serving the last ones',
+      error,
+    );
   }
 }

@@ -4,22 +4,21 @@ import { normaliseLinkId } from '../common/ids';
 import { KvStore } from '../kv/kv-store';
 import { LinkEventsService } from '../links/link-events.service';
 import { LinkRoutingRecord } from '../links/link-routing-record';
+import { LINK_INVALIDATION_CHANNEL, linkRecordCacheKey } from '../links/link-record-cache';
 import { LinksService } from '../links/links.service';
 
-const INVALIDATION_CHANNEL = 'linkpilot:links:invalidate';
 const REDIS_TTL_SECONDS = 3600;
 /** The in-process copy lives a minute at most; changes also evict it at once (pub/sub). */
 const LOCAL_TTL_MS = 60_000;
 /** Unknown or deleted ids are remembered briefly so a flood of them stays off PostgreSQL. */
 const MISSING_TTL_MS = 5_000;
 
-const redisKeyOf = (linkId: string): string => `linkrec:${linkId}`;
 type Cached = LinkRoutingRecord | 'missing';
 
 /**
  * A link's routing record for the edge: in-process LRU, else Redis, else PostgreSQL (then
- * cached in both). Updates and deletes evict it everywhere: here, in Redis, and on every
- * other node through a pub/sub message.
+ * cached in both). Updates and deletes evict it everywhere: here at once (a link event),
+ * and in Redis and on every node through LinkEventsService (link-record-cache.ts).
  */
 @Injectable()
 export class LinkRecordsService implements OnModuleInit {
@@ -32,12 +31,15 @@ export class LinkRecordsService implements OnModuleInit {
     linkEvents: LinkEventsService,
   ) {
     // Edits, deletions and probe results all change what a click should do.
-    linkEvents.onChanged((linkId) => this.evict(linkId));
+    linkEvents.onChanged((linkId) => {
+      this.local.delete(linkId);
+      return Promise.resolve();
+    });
   }
 
   async onModuleInit(): Promise<void> {
     await this.store
-      .subscribe(INVALIDATION_CHANNEL, (linkId) => this.local.delete(linkId))
+      .subscribe(LINK_INVALIDATION_CHANNEL, (linkId) => this.local.delete(linkId))
       .catch((error: unknown) =>
         this.logger.warn(`No cross-node cache invalidation (Redis unreachable): ${String(error)}`),
       );
@@ -63,15 +65,8 @@ export class LinkRecordsService implements OnModuleInit {
     return record;
   }
 
-  /** Called on every change or deletion of a link (with its id as stored: the one spelling). */
-  async evict(linkId: string): Promise<void> {
-    this.local.delete(linkId);
-    await this.store.deleteKeys([redisKeyOf(linkId)]);
-    await this.store.publish(INVALIDATION_CHANNEL, linkId);
-  }
-
   private async fromRedis(linkId: string): Promise<LinkRoutingRecord | null> {
-    const raw = await this.store.getString(redisKeyOf(linkId)).catch(() => null);
+    const raw = await this.store.getString(linkRecordCacheKey(linkId)).catch(() => null);
     return raw === null ? null : (JSON.parse(raw) as LinkRoutingRecord);
   }
 
@@ -79,7 +74,7 @@ export class LinkRecordsService implements OnModuleInit {
     const record = await this.links.findRoutingRecord(linkId);
     if (record === null) return null;
     await this.store
-      .setString(redisKeyOf(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
+      .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
       .catch(() => undefined);
     return record;
   }

@@ -28,10 +28,11 @@ export interface EdgeRequest {
 }
 
 /**
- * GET /r/:linkId, the visitor-facing hot path, in the six steps of DESIGN's data flow: link
- * record -> visitor (bots, link previews and HEAD requests leave here for the original URL,
- * touching nothing) -> creator profile -> route (memoised engine decision) -> admission (one
- * Redis script applies the edge windows and the quota and records the click) -> answer.
+ * GET /r/:linkId, the visitor-facing hot path (README "Edge redirector", docs/design.md
+ * section 3), in six steps: link record -> visitor (bots, link previews and HEAD requests
+ * leave here for the original URL, touching nothing) -> creator profile -> route (memoised
+ * engine decision) -> admission (one Redis script applies the edge windows and the quota and
+ * records the click) -> answer.
  * The HTTP side, a raw node:http front and a bare Fastify route, is RedirectFronts
  * (redirect-fronts.ts).
  */
@@ -67,7 +68,13 @@ export class RedirectHandler {
     const route = this.routeFor(record, creator, edge, fx, nowMs);
 
     const clickRecord = encodeClickRecord(clickRecordOf(record, route, edge, nowMs));
-    const admission = await this.quota.admitClick(creator, request.clientIp, clickRecord, nowMs);
+    const admission = await this.quota.admitClick(
+      creator,
+      record.environment,
+      request.clientIp,
+      clickRecord,
+      nowMs,
+    );
 
     return answerFor(admission, record, route);
   }
@@ -122,6 +129,7 @@ function clickRecordOf(
     visitorCountry: edge.visitor?.country ?? null,
     deviceClass: edge.visitor?.device ?? 'unknown',
     clickedAt: new Date(nowMs).toISOString(),
+    environment: record.environment,
   };
 }
 

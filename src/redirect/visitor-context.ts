@@ -2,7 +2,7 @@ import { isSupportedCountry } from '../common/countries';
 import type { VisitorContext } from '../routing/engine/routing-types';
 import { userAgentFacts } from './user-agent';
 
-/** Below this edge bot score a request is a bot; 0 means "not scored" (DESIGN section 5). */
+/** Below this edge bot score a request is a bot; 0 is "not scored" (docs/design.md section 5). */
 export const BOT_SCORE_THRESHOLD = 30;
 
 export interface EdgeHeaders {
@@ -24,13 +24,13 @@ export interface EdgeVisitor {
  */
 export function readVisitor(
   headers: EdgeHeaders,
-  isTrustedPeer: boolean,
+  isFromTrustedProxy: boolean,
   isHead: boolean,
 ): EdgeVisitor {
   const ua = userAgentFacts(headers.userAgent);
-  const botScore = isTrustedPeer ? Number(headers.botScore) : NaN;
+  const botScore = isFromTrustedProxy ? Number(headers.botScore) : NaN;
   const isScoredBot = Number.isFinite(botScore) && botScore > 0 && botScore < BOT_SCORE_THRESHOLD;
-  const country = isTrustedPeer ? headers.country?.trim().toUpperCase() : undefined;
+  const country = isFromTrustedProxy ? headers.country?.trim().toUpperCase() : undefined;
   const knownCountry = country !== undefined && isSupportedCountry(country) ? country : null;
   const isBot = isHead || ua.isBot || isScoredBot;
   if (knownCountry === null && ua.device === null) return { visitor: null, isBot };

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthContext, Caller, UseRateLimitBucket } from '../common/access/access.decorators';
+import { SkipThrottle, Throttle } from '@nestjs/throttler';
+import { AuthContext, Caller, planRateLimit } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { RouteRequestDto } from './dto/route-request.dto';
 import { RouteResponse } from './route.response';
@@ -14,7 +15,9 @@ export class RoutingController {
 
   @Post()
   @HttpCode(200)
-  @UseRateLimitBucket('route')
+  // Its own bucket, instead of the general one.
+  @SkipThrottle({ general: true })
+  @Throttle({ route: { limit: planRateLimit('routeRequestsPerMinute') } })
   @ApiOperation({ summary: 'A routing decision; persists nothing and counts no click' })
   @ApiEnvelopedOk(RouteResponse)
   route(@Caller() caller: AuthContext, @Body() body: RouteRequestDto): Promise<RouteResponse> {

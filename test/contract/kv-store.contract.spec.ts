@@ -153,7 +153,7 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
 
     it('should admit clicks against the windows and the quota, recording each counted one', async () => {
       const creatorId = `${RUN}-creator`;
-      const keys = { ...edgeKeysOf(creatorId, '203.0.113.1', '2027-01') };
+      const keys = { ...edgeKeysOf(creatorId, 'live', '203.0.113.1', '2027-01') };
       // A stream of this run only, in the same hash slot as the other keys.
       keys.stream = `${keys.stream}:${RUN}`;
       const base: ClickAdmissionRequest = {
@@ -168,7 +168,7 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         quotaTtlSeconds: 60,
         record: 'r',
       };
-      const fromIp = (ip: string) => edgeKeysOf(creatorId, ip, '2027-01').ipWindow;
+      const fromIp = (ip: string) => edgeKeysOf(creatorId, 'live', ip, '2027-01').ipWindow;
       const admit = (changes: Partial<ClickAdmissionRequest>, ip = '203.0.113.1') => {
         const request = { ...base, ...changes, keys: { ...keys, ipWindow: fromIp(ip) } };
         return store.runScript(

@@ -244,7 +244,7 @@ describe('Click stream consumer (e2e)', () => {
     for (const record of ['not json', '{"recordId":"x"}', '["only an id"]', badTime]) {
       const nowMs = Date.now();
       const admission = {
-        keys: edgeKeysOf(creatorId, '192.0.2.250', billingPeriodOf(nowMs).id),
+        keys: edgeKeysOf(creatorId, 'live', '192.0.2.250', billingPeriodOf(nowMs).id),
         nowMs,
         windowMs: 60_000,
         ipLimit: 1_000,

@@ -386,7 +386,7 @@ describe('FX rates (e2e)', () => {
           staleBeyondHours: 6,
         });
         expect(health.checks.fx).toEqual({ status: fxStatus, ageHours: rates.ageHours });
-        // DESIGN section 2: stale FX never changes the overall status.
+        // docs/design.md section 2: stale FX never changes the overall status.
         expect(health.status).toBe('ok');
       },
     );

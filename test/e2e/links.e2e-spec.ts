@@ -60,6 +60,7 @@ describe('Links (e2e)', () => {
         title: 'Noise-cancelling',
         originalUrl,
         canonicalUrl: originalUrl,
+        environment: 'live',
         routedUrl: expect.stringMatching(/^https:\/\/www\.amazon\.com\/dp\//),
         linkpilotUrl: `${REDIRECT_BASE_URL}/r/${link.linkId}`,
         merchantId: 'amazon',

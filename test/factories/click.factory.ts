@@ -25,6 +25,7 @@ export function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
     privateDealApplied: false,
     visitorCountry: 'GB',
     deviceClass: 'desktop',
+    environment: 'live',
     ...seed,
     creatorId,
     clickedAt,

@@ -19,6 +19,7 @@ export async function createLink(
   return repository.save(
     repository.create({
       id: ulid(),
+      environment: 'live',
       title: 'Example merchant product',
       originalUrl: routedUrl,
       canonicalUrl: '',

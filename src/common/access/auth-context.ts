@@ -3,6 +3,16 @@ export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
 
 /**
+ * Whose records a request may reach: one creator's, in one environment (its key's). Every
+ * repository read and write of links and clicks takes one, so no code path can forget the
+ * sandbox. An AuthContext is one.
+ */
+export interface RecordScope {
+  creatorId: string;
+  environment: KeyEnvironment;
+}
+
+/**
  * What the API gate and the routes need of the caller's plan: its capabilities and limits,
  * read from the plan row (`plans` table), never inferred from the plan's id.
  */

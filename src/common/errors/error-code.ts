@@ -3,7 +3,8 @@ import { HttpStatus } from '@nestjs/common';
 /**
  * Every error code the API answers with. The [S] ApiErrorCode values, plus the tier and
  * allowlist codes that the spec's Authentication part states, NOT_FOUND for unknown routes,
- * and the HTTP size limits (body, URL, headers), which [S] has no code for.
+ * TEST_KEY_REQUIRED for the sandbox, and the HTTP size limits (body, URL, headers), which [S]
+ * has no code for.
  */
 export enum ErrorCode {
   UNAUTHORIZED = 'UNAUTHORIZED',
@@ -11,6 +12,8 @@ export enum ErrorCode {
   PUBLISHER_TIER_REQUIRED = 'PUBLISHER_TIER_REQUIRED',
   ENTERPRISE_TIER_REQUIRED = 'ENTERPRISE_TIER_REQUIRED',
   IP_NOT_ALLOWLISTED = 'IP_NOT_ALLOWLISTED',
+  /** A sandbox-only call (DELETE /v1/sandbox) made with a live key. */
+  TEST_KEY_REQUIRED = 'TEST_KEY_REQUIRED',
   PLAN_UPGRADE_REQUIRED = 'PLAN_UPGRADE_REQUIRED',
   FREE_TIER_LIMIT_REACHED = 'FREE_TIER_LIMIT_REACHED',
   RATE_LIMIT_EXCEEDED = 'RATE_LIMIT_EXCEEDED',
@@ -43,6 +46,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.PUBLISHER_TIER_REQUIRED]: HttpStatus.FORBIDDEN,
   [ErrorCode.ENTERPRISE_TIER_REQUIRED]: HttpStatus.FORBIDDEN,
   [ErrorCode.IP_NOT_ALLOWLISTED]: HttpStatus.FORBIDDEN,
+  [ErrorCode.TEST_KEY_REQUIRED]: HttpStatus.FORBIDDEN,
   [ErrorCode.PLAN_UPGRADE_REQUIRED]: HttpStatus.FORBIDDEN,
   [ErrorCode.FREE_TIER_LIMIT_REACHED]: HttpStatus.FORBIDDEN,
   [ErrorCode.RATE_LIMIT_EXCEEDED]: HttpStatus.TOO_MANY_REQUESTS,

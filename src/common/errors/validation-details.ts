@@ -23,7 +23,7 @@ export function toValidationDetails(errors: ValidationError[], parentPath = ''):
   return details;
 }
 
-/** The [G] spellings of request fields, refused with the [S] name to use instead (DESIGN section 2). */
+/** [G] spellings of request fields, refused with the [S] name to use (docs/design.md section 2). */
 const S_FIELD_FOR_G_FIELD: Record<string, string> = {
   url: 'originalUrl',
   country: 'visitorCountry',

@@ -60,7 +60,8 @@ function describe(nodeCode: string | undefined): {
 /**
  * Fastify's `frameworkErrors`: a path with broken percent-encoding (`/r/%E0%A4%A`) never
  * reaches a route or the onRequest hooks. On the edge path it names no link, so it is the
- * redirect's 404 (DESIGN: any id that does not exist is a 404); elsewhere a 400.
+ * redirect's 404 (docs/design.md section 2: an id that does not exist is a 404); elsewhere
+ * a 400.
  */
 export function answerUndecodablePath(
   _error: Error,

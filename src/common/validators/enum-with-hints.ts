@@ -2,7 +2,7 @@ import { registerDecorator, ValidationArguments, ValidationOptions } from 'class
 
 /**
  * An [S] enumeration that names the right value when a client sends a known [G] spelling
- * (DESIGN section 2): `preset: "link-in-bio"` → "use link_in_bio".
+ * (docs/design.md section 2): `preset: "link-in-bio"` → "use link_in_bio".
  */
 export function IsEnumWithHints(
   values: readonly string[],

@@ -10,7 +10,8 @@ const MESSAGE = 'must not contain the NUL character (U+0000)';
  * statement that stores or searches it (a 500). Refused up front, for every route, with a 400
  * naming the field, before the ValidationPipe (a bulk request as a whole: NUL is not text).
  * Bodies are bounded (1 MiB, 32 levels), so the walk is cheap. Path ids are left alone: an id
- * that names nothing is a 404 whatever it holds (DESIGN), and no id lookup reaches SQL with one.
+ * that names nothing is a 404 whatever it holds (docs/design.md section 2), and no id lookup
+ * reaches SQL with one.
  */
 export class RefuseNulCharactersPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {

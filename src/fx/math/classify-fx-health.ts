@@ -2,7 +2,7 @@ import { describeFxAge } from './describe-fx-age';
 
 export type FxHealthStatus = 'ok' | 'stale' | 'refresh_failed' | 'missing';
 
-/** The `fx` entry of GET /health (DESIGN section 2: it never changes the overall status). */
+/** The `fx` entry of GET /health (docs/design.md section 2: never changes the overall status). */
 export interface FxHealthCheck {
   status: FxHealthStatus;
   /** Age of the rates in use, one decimal; null when there are none. */

@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
-import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.input';
+import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** CreateLinkRequest [S] (plus the [G] `notes`): the routing fields and the link's own. */

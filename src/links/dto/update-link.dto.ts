@@ -15,7 +15,7 @@ import { IsEnumWithHints, PRESET_HINTS } from '../../common/validators/enum-with
 import { PRODUCT_CATEGORIES, ProductCategory } from '../../merchants/kb/merchant-profile';
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
-import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.input';
+import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */

@@ -31,7 +31,7 @@ export interface ConfidenceBreakdown {
 }
 
 /**
- * The confidence factor C_r of one candidate (DESIGN section 4):
+ * The confidence factor C_r of one candidate (docs/routing.md section 5, docs/design.md section 4):
  * clamp(0.70 + 0.25*dataConfidence/100 + 0.15*trust/100 + penalties, 0.65, 1.10).
  * Perfect data and trust reach the 1.10 ceiling; the penalties can push it to the 0.65 floor.
  */

@@ -146,7 +146,7 @@ function routesOf(decision: RoutingDecision): { region: string; networkId: Netwo
   return winner === null ? [] : [winner, ...alternatives];
 }
 
-// An independent reading of DESIGN section 4's multipliers, as a test oracle.
+// An independent reading of the multipliers of docs/routing.md section 4, as a test oracle.
 function expectedMultiplierProduct(
   world: World,
   region: MerchantRegion,

@@ -1,8 +1,7 @@
 import type { FxSnapshot } from '../../fx/math/fx-snapshot';
 import { canonicalizeUrl, type CanonicalizedUrl } from '../../merchants/kb/canonicalize-url';
 import { buildRoutedUrl } from './build-routed-url';
-import { confidencePercent } from './confidence';
-import { explainWhyNotChosen } from './explain';
+import { buildPassthroughTrace, buildRoutingTrace } from './build-routing-trace';
 import { listCandidates } from './list-candidates';
 import { pickWinner, type WinnerChoice } from './pick-winner';
 import { PRESET_WEIGHTS } from './presets';
@@ -14,16 +13,14 @@ import type {
   RoutedReason,
   RoutingDecision,
   RoutingOutcome,
-  RoutingTrace,
   TraceExclusion,
-  TraceRoute,
   VisitorContext,
 } from './routing-types';
-import { rankStage, scoreCandidates, type ScoredCandidate } from './score-candidates';
+import { scoreCandidates } from './score-candidates';
 import { resolveMarket, selectRegions } from './select-regions';
 
 /**
- * Decides where one visitor's click on one link goes (DESIGN section 4): passthrough (the
+ * Decides where one visitor's click on one link goes (docs/design.md section 4): passthrough (the
  * original URL, byte for byte), or the best (storefront, network) route with tracking and UTM
  * parameters, `routed` on the visitor's own storefront and `fallback` otherwise. Pure and
  * deterministic: the clock comes in as `nowMs` (for the pin's expiry); never throws for a
@@ -119,29 +116,14 @@ export function decideRoute(
     normalizedEpcUsd: winner.intermediateScore,
     confidenceFactor: winner.confidence.factor,
     deepLinkUsed,
-    trace: {
-      winner: toTraceRoute(merchant.merchantId, winner),
-      alternatives: choice.others.map((other) => ({
-        ...toTraceRoute(merchant.merchantId, other),
-        whyNotChosen: explainWhyNotChosen({
-          stage: rankStage(winner, other),
-          scoreGap: winner.finalScore - other.finalScore,
-          pinnedNetworkId:
-            choice.networkOverride?.status === 'applied' ? choice.networkOverride.networkId : null,
-        }),
-      })),
+    trace: buildRoutingTrace({
+      merchantId: merchant.merchantId,
+      choice,
       excluded,
-      signals: winner.signals,
-      scoringFormula: {
-        intermediateScore: winner.intermediateScore,
-        confidenceFactor: winner.confidence.factor,
-        finalScore: winner.finalScore,
-      },
       preset: link.preset,
       market,
       regionTier: selection.tier,
-      networkOverride: choice.networkOverride,
-    },
+    }),
   };
 }
 
@@ -159,17 +141,6 @@ function classify(
   return {
     outcome: 'routed',
     reason: choice.networkOverride?.status === 'applied' ? 'network_override' : 'best_epc',
-  };
-}
-
-function toTraceRoute(merchantId: string, candidate: ScoredCandidate): TraceRoute {
-  return {
-    merchantId,
-    networkId: candidate.networkId,
-    region: candidate.regionKey,
-    routeScore: candidate.finalScore,
-    normalizedEpcUsd: candidate.intermediateScore,
-    confidence: confidencePercent(candidate.confidence.factor),
   };
 }
 
@@ -192,30 +163,17 @@ type Passthrough = (
 
 // Passthrough: the original URL exactly, no canonical URL, no network, no UTM.
 function passthroughFactory(link: LinkRoutingInput): Passthrough {
-  return (reason, context = {}) => {
-    const trace: RoutingTrace = {
-      winner: null,
-      alternatives: [],
-      excluded: context.excluded ?? [],
-      signals: [],
-      scoringFormula: null,
-      preset: link.preset,
-      market: context.market ?? null,
-      regionTier: null,
-      networkOverride: null,
-    };
-    return {
-      outcome: 'passthrough',
-      reason,
-      merchantId: link.merchant?.merchantId ?? null,
-      region: null,
-      networkId: null,
-      routedUrl: link.originalUrl,
-      canonicalUrl: '',
-      normalizedEpcUsd: 0,
-      confidenceFactor: 0,
-      deepLinkUsed: false,
-      trace,
-    };
-  };
+  return (reason, context = {}) => ({
+    outcome: 'passthrough',
+    reason,
+    merchantId: link.merchant?.merchantId ?? null,
+    region: null,
+    networkId: null,
+    routedUrl: link.originalUrl,
+    canonicalUrl: '',
+    normalizedEpcUsd: 0,
+    confidenceFactor: 0,
+    deepLinkUsed: false,
+    trace: buildPassthroughTrace(link.preset, context),
+  });
 }

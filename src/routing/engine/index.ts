@@ -1,4 +1,5 @@
-// The routing engine's public surface: pure functions over plain data (DESIGN section 4).
+// The routing engine's public surface: pure functions over plain data (docs/design.md section 3;
+// the model: docs/routing.md).
 export { decideRoute } from './decide-route';
 export { isNetworkAvailable } from './list-candidates';
 export { regionForMarket, resolveMarket, type MarketRegions } from './select-regions';

@@ -24,7 +24,7 @@ const BALANCED: SignalWeights = {
 };
 
 /**
- * Exponents of each signal per preset (SPEC item 10, DESIGN section 4). All are >= 0, so a
+ * Exponents of each signal per preset (SPEC item 10, docs/design.md section 4). All are >= 0, so a
  * candidate no better on any signal can never overtake one that is: presets are advisory.
  */
 export const PRESET_WEIGHTS: Readonly<Record<RoutingPresetId, SignalWeights>> = {

@@ -1,4 +1,4 @@
-// Plain data in and out of the routing engine (DESIGN section 4). No framework types here:
+// Plain data in and out of the routing engine (docs/design.md section 3). No framework types here:
 // the redirect, the links service and POST /route map their own shapes onto these.
 import type {
   MerchantProfile,

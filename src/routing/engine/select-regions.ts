@@ -74,7 +74,8 @@ export function regionForMarket(merchant: MerchantProfile, country: string): Mar
 }
 
 /**
- * Regions a visitor in `market` may be routed to (DESIGN section 4), first non-empty tier wins:
+ * Regions a visitor in `market` may be routed to (docs/design.md section 4, docs/routing.md
+ * section 2), first non-empty tier wins:
  * (1) the region keyed by the market, (2) regions shipping there or everywhere (not GLOBAL),
  * (3) GLOBAL. Without cross-storefront deep links only the URL's own region may be used.
  * A tier made only of passthroughRequired storefronts makes the link passthrough; in a tier

@@ -1,0 +1,20 @@
+import type { AppConfig } from '../../config/env';
+import type { AdminService } from '../admin.service';
+import type { CliModuleOptions } from '../cli.module';
+
+/** What one command prints: one JSON object with --json, else one `path: value` line per leaf. */
+export type CliResult = Record<string, unknown>;
+
+/** What every command group is registered with. */
+export interface CliContext {
+  config: AppConfig;
+  print: (result: CliResult) => void;
+  /**
+   * Boots the database-backed services for one command, prints its result, closes them;
+   * `options` adds what only some commands need (the sandbox and its key-value store).
+   */
+  withAdmin: (
+    work: (admin: AdminService) => Promise<CliResult>,
+    options?: CliModuleOptions,
+  ) => Promise<void>;
+}

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { migrate, seed, withDataSource } from '../../database/database-tasks';
+import type { CliContext } from './cli-context';
+
+export function registerDbCommands(program: Command, { config, print }: CliContext): void {
+  const db = program.command('db').description('Database tasks');
+  db.command('migrate')
+    .description('Apply pending migrations (idempotent)')
+    .action(async () => print({ applied: await withDataSource(config.database, migrate) }));
+  db.command('seed')
+    .description('Write the reference data (idempotent)')
+    .action(async () => print({ seeded: await withDataSource(config.database, seed) }));
+}

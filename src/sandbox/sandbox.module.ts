@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { QuotaModule } from '../account/quota.module';
+import { AnalyticsModule } from '../analytics/analytics.module';
+import { LinksModule } from '../links/links.module';
+import { SandboxController } from './sandbox.controller';
+import { SandboxService } from './sandbox.service';
+
+/** The test-key sandbox's own operations (its records live in links and analytics). */
+@Module({
+  imports: [LinksModule, AnalyticsModule, QuotaModule],
+  controllers: [SandboxController],
+  providers: [SandboxService],
+  exports: [SandboxService],
+})
+export class SandboxModule {}
