@@ -104,7 +104,13 @@ function setUpSwagger(app: NestFastifyApplication): void {
       )
       .setVersion('v1')
       .addServer('/v1', 'This deployment')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'lp_live_sk_… API key' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'An API key: lp_live_sk_… (live) or lp_test_sk_… (Enterprise test key: the sandbox, ' +
+          'whose links and clicks are kept apart from live ones and never billed)',
+      })
       .build(),
     { ignoreGlobalPrefix: true },
   );
