@@ -14,11 +14,15 @@ export class PlanCapabilities1764150000000 implements MigrationInterface {
         ADD COLUMN has_test_keys boolean NOT NULL DEFAULT false,
         ADD COLUMN has_ip_allowlists boolean NOT NULL DEFAULT false,
         ADD COLUMN is_hard_cap boolean NOT NULL DEFAULT false`);
-    await queryRunner.query(`UPDATE plans SET has_test_keys = true, has_ip_allowlists = true WHERE id = 'enterprise'`);
+    await queryRunner.query(
+      `UPDATE plans SET has_test_keys = true, has_ip_allowlists = true WHERE id = 'enterprise'`,
+    );
     await queryRunner.query(`UPDATE plans SET is_hard_cap = true WHERE id = 'free'`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE plans DROP COLUMN has_test_keys, DROP COLUMN has_ip_allowlists, DROP COLUMN is_hard_cap`);
+    await queryRunner.query(
+      `ALTER TABLE plans DROP COLUMN has_test_keys, DROP COLUMN has_ip_allowlists, DROP COLUMN is_hard_cap`,
+    );
   }
 }
