@@ -73,7 +73,8 @@ export function decodeClickRecord(payload: string): ClickRecordMessage {
   const record = Object.fromEntries(
     CLICK_RECORD_FIELDS.map((spec, i) => [
       spec.field,
-      values[i] ?? ('whenAbsent' in spec ? spec.whenAbsent.slice(1, -1) : undefined),
+      // A field an older entry lacks (past its end) stands for its SQL literal's value.
+      i < values.length || !('whenAbsent' in spec) ? values[i] : spec.whenAbsent.slice(1, -1),
     ]),
   ) as Record<string, unknown>;
   if (typeof record.recordId !== 'string' || typeof record.clickedAt !== 'string') {

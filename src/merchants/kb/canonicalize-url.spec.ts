@@ -32,12 +32,12 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: '/dp/',
     input: 'https://www.amazon.com.mx/dp/B0BDJ279KF?th=1&psc=1&language=es_MX',
-    expected: 'https://www.amazon.com.mx/dp/B0BDJ279KF?th=1&psc=1',
+    expected: 'https://www.amazon.com.mx/dp/B0BDJ279KF',
   },
   {
     family: '/dp/',
     input: 'https://www.amazon.nl/dp/B0BZ8TRZ6Q?smid=A17D2BRD4YMT0X&th=1',
-    expected: 'https://www.amazon.nl/dp/B0BZ8TRZ6Q?th=1',
+    expected: 'https://www.amazon.nl/dp/B0BZ8TRZ6Q',
   },
   {
     family: '/gp/product/',
@@ -48,7 +48,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
     family: '/gp/product/',
     input:
       'https://www.amazon.co.uk/gp/product/B08N5WRWNW/ref=ox_sc_act_title_1?smid=A3P5ROKL5A1OLE&psc=1',
-    expected: 'https://www.amazon.co.uk/dp/B08N5WRWNW?psc=1',
+    expected: 'https://www.amazon.co.uk/dp/B08N5WRWNW',
   },
   {
     family: '/gp/product/',
@@ -69,7 +69,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: '/gp/aw/d/',
     input: 'https://www.amazon.co.jp/gp/aw/d/4088820037/?th=1',
-    expected: 'https://www.amazon.co.jp/dp/4088820037?th=1',
+    expected: 'https://www.amazon.co.jp/dp/4088820037',
   },
   {
     family: 'slug before /dp/',
@@ -97,7 +97,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
     family: 'ref= path segment',
     input:
       'https://www.amazon.it/dp/B0C1H26C46/ref=sr_1_1_sspa?crid=x&sp_csd=d2lkZ2V0TmFtZT1zcF9hdGY&psc=1',
-    expected: 'https://www.amazon.it/dp/B0C1H26C46?psc=1',
+    expected: 'https://www.amazon.it/dp/B0C1H26C46',
   },
   {
     family: 'ref= path segment',
@@ -119,7 +119,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: 'tag= param',
     input: 'https://www.amazon.in/dp/B0BSNP46QP?th=1&tag=deals-21&ascsubtag=post42',
-    expected: 'https://www.amazon.in/dp/B0BSNP46QP?th=1',
+    expected: 'https://www.amazon.in/dp/B0BSNP46QP',
   },
   {
     family: 'tag= param',
@@ -135,7 +135,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: 'utm_* params',
     input: 'https://www.amazon.de/dp/B09QFPBF8T?UTM_Source=Instagram&psc=1',
-    expected: 'https://www.amazon.de/dp/B09QFPBF8T?psc=1',
+    expected: 'https://www.amazon.de/dp/B09QFPBF8T',
   },
   {
     family: 'utm_* params',
@@ -150,7 +150,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: 'fragment',
     input: 'https://www.amazon.sg/dp/B0B3PSRHHN?th=1#productDetails',
-    expected: 'https://www.amazon.sg/dp/B0B3PSRHHN?th=1',
+    expected: 'https://www.amazon.sg/dp/B0B3PSRHHN',
   },
   {
     family: 'fragment',
@@ -170,7 +170,7 @@ const AMAZON_CASES: { family: string; input: string; expected: string }[] = [
   {
     family: 'm. host',
     input: 'https://m.amazon.co.jp/dp/B09Y2MYL5C?th=1',
-    expected: 'https://www.amazon.co.jp/dp/B09Y2MYL5C?th=1',
+    expected: 'https://www.amazon.co.jp/dp/B09Y2MYL5C',
   },
   {
     family: 'smile. host',
@@ -299,8 +299,8 @@ describe(canonicalizeUrl.name, () => {
   });
 
   it('should keep the hostname and report no region when the host is not the merchant', () => {
-    expect(canonicalizeUrl(amazon, 'https://Example.COM:8443/a/?utm_source=x&th=2#f')).toEqual({
-      canonicalUrl: 'https://example.com/a?th=2',
+    expect(canonicalizeUrl(amazon, 'https://Example.COM:8443/a/?utm_source=x&k=2#f')).toEqual({
+      canonicalUrl: 'https://example.com/a?k=2',
       region: null,
     });
   });
@@ -314,20 +314,20 @@ describe(canonicalizeUrl.name, () => {
     {
       rule: 'keeps allow-listed params in their original order',
       merchantId: 'amazon',
-      input: 'https://www.amazon.com/dp/B0CHWRXH8B?psc=1&foo=bar&th=1&psc=2',
-      expected: 'https://www.amazon.com/dp/B0CHWRXH8B?psc=1&th=1&psc=2',
+      input: 'https://www.amazon.com/s?k=usb+hub&foo=bar&i=electronics&k=usb+c',
+      expected: 'https://www.amazon.com/s?k=usb+hub&i=electronics&k=usb+c',
     },
     {
       rule: 'keeps unknown and repeated params in order when keepParams is null',
       merchantId: 'adidas',
       input: 'https://www.adidas.com/us/samba-og-shoes/B75806.html?b=2&utm_source=x&a=1&b=3',
-      expected: 'https://www.adidas.com/us/samba-og-shoes/B75806.html?b=2&a=1&b=3',
+      expected: 'https://www.adidas.com/us/B75806.html?b=2&a=1&b=3',
     },
     {
       rule: 'drops prefix patterns case-insensitively when keepParams is null',
       merchantId: 'adidas',
       input: 'https://www.adidas.com/us/samba-og-shoes/B75806.html?AF_siteid=1&af_sub=2&color=red',
-      expected: 'https://www.adidas.com/us/samba-og-shoes/B75806.html?color=red',
+      expected: 'https://www.adidas.com/us/B75806.html?color=red',
     },
     {
       rule: 'writes a param without value as name=',
@@ -376,6 +376,72 @@ describe(canonicalizeUrl.name, () => {
       merchantId: 'lazada',
       input: 'https://www.lazada.sg/products/x-i123456-s654321.html',
       expected: 'https://www.lazada.sg/products/i123456-s654321.html',
+    },
+    {
+      rule: 'keeps only the params of the path rule on a page that rule matches',
+      merchantId: 'coupang',
+      input: 'https://www.coupang.com/vp/products/7335597976?q=airpods&itemId=18741704367&rank=1',
+      expected: 'https://www.coupang.com/vp/products/7335597976?itemId=18741704367',
+    },
+    {
+      rule: "keeps the profile's params on a page no path rule matches",
+      merchantId: 'coupang',
+      input: 'https://www.coupang.com/np/search?q=airpods&channel=user&itemId=1',
+      expected: 'https://www.coupang.com/np/search?q=airpods&itemId=1',
+    },
+    {
+      rule: 'keeps no param on a page whose path rule keeps none',
+      merchantId: 'amazon',
+      input: 'https://www.amazon.com/dp/B0CHWRXH8B?th=1&psc=1&k=airpods',
+      expected: 'https://www.amazon.com/dp/B0CHWRXH8B',
+    },
+    {
+      rule: 'drops a kept param at its default value',
+      merchantId: 'ebay',
+      input: 'https://www.ebay.com/itm/385627914351?var=&mkcid=16',
+      expected: 'https://www.ebay.com/itm/385627914351',
+    },
+    {
+      rule: 'keeps a kept param at another value',
+      merchantId: 'ebay',
+      input: 'https://www.ebay.com/itm/385627914351?var=654321&mkcid=16',
+      expected: 'https://www.ebay.com/itm/385627914351?var=654321',
+    },
+    {
+      rule: 'drops a default value in any case of the param name',
+      merchantId: 'flipkart',
+      input: 'https://www.flipkart.com/x/p/itm6ac6485515ae4?pid=MOBG1&Marketplace=FLIPKART',
+      expected: 'https://www.flipkart.com/x/p/itm6ac6485515ae4?pid=MOBG1',
+    },
+    {
+      rule: 'compares default values exactly',
+      merchantId: 'flipkart',
+      input: 'https://www.flipkart.com/x/p/itm6ac6485515ae4?pid=MOBG1&marketplace=flipkart',
+      expected: 'https://www.flipkart.com/x/p/itm6ac6485515ae4?pid=MOBG1&marketplace=flipkart',
+    },
+    {
+      rule: 'drops a param naming the id the path names',
+      merchantId: 'best-buy',
+      input: 'https://www.bestbuy.com/site/apple-airpods-pro-2/6447382.p?SKUID=6447382&st=x',
+      expected: 'https://www.bestbuy.com/site/6447382.p?st=x',
+    },
+    {
+      rule: 'keeps a param naming another id than the path',
+      merchantId: 'best-buy',
+      input: 'https://www.bestbuy.com/site/apple-airpods-pro-2/6447382.p?skuId=6447383',
+      expected: 'https://www.bestbuy.com/site/6447382.p?skuId=6447383',
+    },
+    {
+      rule: 'compares against a group nested in the id of the canonical path',
+      merchantId: 'target',
+      input: 'https://www.target.com/p/airpods/-/A%2D85978612/?preselect=85978612',
+      expected: 'https://www.target.com/p/-/A-85978612',
+    },
+    {
+      rule: 'keeps a param naming a path id when no path rule matches',
+      merchantId: 'best-buy',
+      input: 'https://www.bestbuy.com/site/searchpage.jsp?st=tv&skuId=6447382',
+      expected: 'https://www.bestbuy.com/site/searchpage.jsp?st=tv&skuId=6447382',
     },
   ])('should behave as documented when it $rule', ({ merchantId, input, expected }) => {
     const profile = profileOf(merchantId);

@@ -1,5 +1,10 @@
 import { findRegionByHostname, normalizeHostname } from './merchant-host-index';
-import type { CanonicalizationRules, MerchantProfile, PathRule } from './merchant-profile';
+import type {
+  CanonicalizationRules,
+  MerchantProfile,
+  PathRule,
+  RedundantParamRule,
+} from './merchant-profile';
 
 export interface CanonicalizedUrl {
   canonicalUrl: string;
@@ -10,8 +15,11 @@ export interface CanonicalizedUrl {
 /**
  * Canonical form of a merchant URL: `https://<storefront of the owning region><path>[?kept params]`.
  * The path is percent-decoded and stripped of trailing slashes, rewritten by the first matching
- * path rule (or kept) and re-encoded by `URL`; the query keeps only the allowed params, in their
- * original order, serialised by `URLSearchParams`; the fragment, port and credentials are dropped.
+ * path rule (or kept) and re-encoded by `URL`. The query keeps, in their original order and
+ * serialised by `URLSearchParams`, the params the page's own list allows (the `keepParams` of the
+ * path rule the canonical path matches, else the profile's keepParams/dropParams), minus those a
+ * redundant-param rule finds restating the page (a default value, or the id already in the path).
+ * The fragment, port and credentials are dropped.
  * A hostname the profile does not list is kept (lowercase) and `region` is null.
  * Throws a TypeError for an unparsable URL or a scheme other than http(s).
  */
@@ -50,7 +58,13 @@ function canonicalizeUncached(profile: MerchantProfile, url: URL | string): Cano
   if (output.pathname !== '/' && output.pathname.endsWith('/')) {
     output.pathname = trimTrailingSlashes(output.pathname);
   }
-  output.search = filterQuery(profile.canonicalization, input.searchParams).toString();
+  output.search = filterQuery(
+    profile.canonicalization,
+    // The query is judged against the canonical path, which a second pass sees unchanged: the
+    // same rule, the same groups, so the kept params are the same (idempotence).
+    matchPathRules(profile.canonicalization.pathRules, decodePath(output.pathname)),
+    input.searchParams,
+  ).toString();
   return { canonicalUrl: output.href, region };
 }
 
@@ -71,20 +85,38 @@ export function templateGroupNames(canonicalPath: string): string[] {
   return [...canonicalPath.matchAll(/\$<([A-Za-z_$][\w$]*)>/g)].map((match) => match[1]);
 }
 
-function rewritePath(rules: readonly PathRule[], decodedPath: string): string {
-  // Rules see the path without its trailing slash, as a second pass would.
+interface PathRuleMatch {
+  rule: PathRule;
+  /** Named groups that took part in the match. */
+  groups: Readonly<Record<string, string>>;
+}
+
+/** The first rule matching the decoded path (without its trailing slash), or null. */
+function matchPathRules(rules: readonly PathRule[], decodedPath: string): PathRuleMatch | null {
   const path = trimTrailingSlashes(decodedPath);
   for (const rule of rules) {
     const match = compilePathRule(rule).exec(path);
     if (match !== null) {
-      const rewritten = rule.canonicalPath.replace(
-        /\$<([A-Za-z_$][\w$]*)>/g,
-        (_token, name: string) => match.groups?.[name] ?? '',
-      );
-      return trimTrailingSlashes(rewritten.startsWith('/') ? rewritten : `/${rewritten}`);
+      const groups: Record<string, string> = {};
+      for (const [name, value] of Object.entries(match.groups ?? {})) {
+        if (value !== undefined) groups[name] = value;
+      }
+      return { rule, groups };
     }
   }
-  return path;
+  return null;
+}
+
+function rewritePath(rules: readonly PathRule[], decodedPath: string): string {
+  // Rules see the path without its trailing slash, as a second pass would.
+  const path = trimTrailingSlashes(decodedPath);
+  const match = matchPathRules(rules, path);
+  if (match === null) return path;
+  const rewritten = match.rule.canonicalPath.replace(
+    /\$<([A-Za-z_$][\w$]*)>/g,
+    (_token, name: string) => match.groups[name] ?? '',
+  );
+  return trimTrailingSlashes(rewritten.startsWith('/') ? rewritten : `/${rewritten}`);
 }
 
 function trimTrailingSlashes(path: string): string {
@@ -108,22 +140,47 @@ function escapePercent(decodedPath: string): string {
   return decodedPath.replace(/%/g, '%25');
 }
 
-function filterQuery(rules: CanonicalizationRules, params: URLSearchParams): URLSearchParams {
-  const keep =
-    rules.keepParams === null
-      ? (name: string) => !matchesAnyParam(name, rules.dropParams)
-      : (name: string) => matchesAnyParam(name, rules.keepParams ?? []);
+function filterQuery(
+  rules: CanonicalizationRules,
+  page: PathRuleMatch | null,
+  params: URLSearchParams,
+): URLSearchParams {
+  const pageKeepParams = page?.rule.keepParams;
+  const isAllowed =
+    pageKeepParams !== undefined
+      ? (name: string) => matchesParamPattern(name, pageKeepParams)
+      : rules.keepParams === null
+        ? (name: string) => !matchesParamPattern(name, rules.dropParams)
+        : (name: string) => matchesParamPattern(name, rules.keepParams ?? []);
+  const redundant = rules.redundantParams ?? [];
   const kept = new URLSearchParams();
   for (const [name, value] of params) {
-    if (keep(name)) {
+    if (isAllowed(name) && !redundant.some((rule) => isRedundant(rule, page, name, value))) {
       kept.append(name, value);
     }
   }
   return kept;
 }
 
-// Param names compare case-insensitively: tracking params arrive as `UTM_Source` too.
-function matchesAnyParam(name: string, patterns: readonly string[]): boolean {
+// A param that restates the page: its default value, or the id the canonical path already names.
+function isRedundant(
+  rule: RedundantParamRule,
+  page: PathRuleMatch | null,
+  name: string,
+  value: string,
+): boolean {
+  if (name.toLowerCase() !== rule.param.toLowerCase()) return false;
+  if (rule.defaultValues?.includes(value) === true) return true;
+  if (rule.sameAsPathGroup === undefined) return false;
+  const named = page?.groups[rule.sameAsPathGroup];
+  return named !== undefined && named === value;
+}
+
+/**
+ * True when a param name matches one of the patterns (names, or prefixes ending in `*`).
+ * Names compare case-insensitively: tracking params arrive as `UTM_Source` too.
+ */
+export function matchesParamPattern(name: string, patterns: readonly string[]): boolean {
   const lower = name.toLowerCase();
   return patterns.some((pattern) => {
     const lowerPattern = pattern.toLowerCase();

@@ -9,13 +9,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkKnowledgeBase } from './check-knowledge-base';
+import { CANONICALISATION_CORPUS_DIR, checkKnowledgeBase } from './check-knowledge-base';
 import {
   IN_HOUSE_NETWORK_BY_MERCHANT,
   NETWORK_IDS,
   SUPPORTED_CURRENCIES,
   type MerchantProfile,
 } from './merchant-profile';
+import type { CanonicalisationCorpus } from './check-canonicalisation-corpus';
 
 const SEEDS_DIR = join(__dirname, '../../../seeds/merchants');
 const seeds = checkKnowledgeBase(SEEDS_DIR);
@@ -163,10 +164,124 @@ const CROSS_FILE_CASES: CrossFileCase[] = [
   },
 ];
 
+interface CorpusCase {
+  name: string;
+  change: (seedsDir: string, corpusDir: string) => void;
+  file: string;
+  field: string;
+  message: RegExp;
+}
+
+function editCorpus(dir: string, file: string, edit: (corpus: CanonicalisationCorpus) => void) {
+  const corpus = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CanonicalisationCorpus;
+  edit(corpus);
+  writeFileSync(join(dir, file), JSON.stringify(corpus));
+}
+
+const CORPUS_CASES: CorpusCase[] = [
+  {
+    name: "a profile's rules no longer drop a default value, so a group splits",
+    change: (seedsDir) =>
+      editSeed(seedsDir, 'sephora.json', (profile) => {
+        delete profile.canonicalization.redundantParams;
+      }),
+    file: 'sephora.json',
+    field: 'canonicalization',
+    message:
+      /^canonicalisation\/sephora\.json: group "The Ordinary .*30 mL.*" splits into https:\/\/www\.sephora\.com\/product\/P427417\?skuId=2201147 \(4\), https:\/\/www\.sephora\.com\/product\/P427417\?skuId=2201147&lang=en \(1\)$/,
+  },
+  {
+    name: "a profile's rules drop a variant selector, so two groups merge",
+    change: (seedsDir) =>
+      editSeed(seedsDir, 'zalando.json', (profile) => {
+        const rules = profile.canonicalization;
+        rules.dropParams.push('size');
+        rules.examples = rules.examples.filter((example) => !example.input.includes('size='));
+      }),
+    file: 'zalando.json',
+    field: 'canonicalization',
+    message:
+      /: groups "Nike .*no size chosen" and "Nike .*size 42" merge into https:\/\/www\.zalando\.de\/nike-/,
+  },
+  {
+    name: 'a group expects another canonical URL than its forms give',
+    change: (_seedsDir, corpusDir) =>
+      editCorpus(corpusDir, 'amazon.json', (corpus) => {
+        corpus.groups[0].canonicalUrl = 'https://www.amazon.com/dp/B0CHWRXH8B?th=1';
+      }),
+    file: 'amazon.json',
+    field: 'canonicalization',
+    message: /gives https:\/\/www\.amazon\.com\/dp\/B0CHWRXH8B, the corpus expects .*\?th=1$/,
+  },
+  {
+    name: 'a form is on a host the merchant does not claim',
+    change: (_seedsDir, corpusDir) =>
+      editCorpus(corpusDir, 'amazon.json', (corpus) => {
+        corpus.groups[0].urls.push('https://amzn.to/3xYzAbC');
+      }),
+    file: 'amazon.json',
+    field: 'canonicalization',
+    message: /host of https:\/\/amzn\.to\/3xYzAbC is not one of amazon's$/,
+  },
+  {
+    name: 'a corpus file is not a corpus',
+    change: (_seedsDir, corpusDir) =>
+      writeFileSync(join(corpusDir, 'argos.json'), JSON.stringify({ merchantId: 'argos' })),
+    file: 'canonicalisation/argos.json',
+    field: '(root)',
+    message: /^not a corpus/,
+  },
+  {
+    name: 'a corpus file is named after another merchant',
+    change: (_seedsDir, corpusDir) =>
+      renameSync(join(corpusDir, 'nike.json'), join(corpusDir, 'nike-us.json')),
+    file: 'canonicalisation/nike-us.json',
+    field: '(root)',
+    message: /must live in nike\.json$/,
+  },
+];
+
 describe(checkKnowledgeBase.name, () => {
-  it('should find no problem when it reads the seed knowledge base', () => {
+  it('should find no problem when it reads the seed knowledge base and its corpus', () => {
     expect(seeds.problems).toEqual([]);
   });
+
+  it('should skip the corpus when its folder is absent', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkpilot-kb-'));
+    try {
+      cpSync(SEEDS_DIR, dir, { recursive: true });
+      editSeed(dir, 'sephora.json', (profile) => {
+        delete profile.canonicalization.redundantParams;
+      });
+      expect(checkKnowledgeBase(dir, join(dir, 'no-corpus')).problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(CORPUS_CASES)(
+    'should report corpus for $file when $name',
+    ({ change, file, field, message }) => {
+      const dir = mkdtempSync(join(tmpdir(), 'linkpilot-kb-'));
+      const seedsDir = join(dir, 'merchants');
+      const corpusDir = join(dir, 'canonicalisation');
+      try {
+        cpSync(SEEDS_DIR, seedsDir, { recursive: true });
+        cpSync(CANONICALISATION_CORPUS_DIR, corpusDir, { recursive: true });
+        change(seedsDir, corpusDir);
+        const { problems } = checkKnowledgeBase(seedsDir, corpusDir);
+        expect(problems).toContainEqual({
+          file,
+          field,
+          rule: 'corpus',
+          message: expect.stringMatching(message),
+        });
+        expect(new Set(problems.map((problem) => problem.rule))).toEqual(new Set(['corpus']));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('should return the 35 merchants by id when it reads the seeds', () => {
     expect(seeds.profiles.map((profile) => profile.merchantId)).toEqual(MERCHANT_IDS);
@@ -247,10 +362,13 @@ describe('seed merchant knowledge base', () => {
     expect(seeds.profiles.flatMap((profile) => profile.domains)).not.toContain('amzn.to');
   });
 
-  it.each(MERCHANT_IDS)('should carry the initial meta when the profile is %s', (merchantId) => {
+  // Profiles start at 2026-11-22-01; a change brings a new version dated the day of the change.
+  it.each(MERCHANT_IDS)('should carry dated meta when the profile is %s', (merchantId) => {
     const { meta, canonicalization } = profileOf(merchantId);
-    expect(meta.version).toBe('2026-11-22-01');
-    expect(meta.lastUpdated).toBe('2026-11-22T00:00:00.000Z');
+    const day = meta.lastUpdated.slice(0, 10);
+    expect(meta.version.startsWith(`${day}-`)).toBe(true);
+    expect(meta.lastUpdated).toBe(`${day}T00:00:00.000Z`);
+    expect(day >= '2026-11-22').toBe(true);
     expect(meta.dataConfidenceScore).toBeGreaterThanOrEqual(70);
     expect(meta.dataConfidenceScore).toBeLessThanOrEqual(97);
     expect(canonicalization.examples.length).toBeGreaterThanOrEqual(2);

@@ -1,11 +1,24 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { projectRoot } from '../../common/project-root';
+import {
+  checkCanonicalisationCorpus,
+  isCanonicalisationCorpus,
+  type CanonicalisationCorpus,
+} from './check-canonicalisation-corpus';
 import { SUPPORTED_CURRENCIES, type KbProblem, type MerchantProfile } from './merchant-profile';
 import { hasMerchantProfileShape, validateMerchantProfile } from './validate-merchant-profile';
 
 /** SPEC: the knowledge base holds exactly 35 merchants. */
 export const EXPECTED_MERCHANT_COUNT = 35;
 export const CHANGELOG_FILE = 'CHANGELOG.md';
+/** Real-world URL forms grouped by product, one file per merchant; absent from a deployed build. */
+export const CANONICALISATION_CORPUS_DIR = join(
+  projectRoot(),
+  'test',
+  'fixtures',
+  'canonicalisation',
+);
 
 // `## <merchantId> <meta.version>` opens one changelog entry.
 const CHANGELOG_HEADING = /^## ([a-z0-9-]+) (\d{4}-\d{2}-\d{2}-\d{2})\s*$/gm;
@@ -18,14 +31,19 @@ export interface KnowledgeBaseCheck {
 
 /**
  * Reads every `*.json` profile in `dir` and checks each one plus the rules across files:
- * the merchant count, hostnames claimed by two merchants, coverage of the 23 currencies and a
- * changelog entry for each profile's current version.
+ * the merchant count, hostnames claimed by two merchants, coverage of the 23 currencies, a
+ * changelog entry for each profile's current version and, when `corpusDir` exists, the
+ * canonicalisation corpus against each profile that passed its own checks.
  */
-export function checkKnowledgeBase(dir: string): KnowledgeBaseCheck {
+export function checkKnowledgeBase(
+  dir: string,
+  corpusDir = CANONICALISATION_CORPUS_DIR,
+): KnowledgeBaseCheck {
   const files = readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort();
   const profiles: MerchantProfile[] = [];
+  const soundProfiles: MerchantProfile[] = [];
   const problems: KbProblem[] = [];
 
   for (const file of files) {
@@ -36,9 +54,11 @@ export function checkKnowledgeBase(dir: string): KnowledgeBaseCheck {
       problems.push({ file, field: '(root)', rule: 'json', message: (error as Error).message });
       continue;
     }
-    problems.push(...validateMerchantProfile(parsed, file));
+    const own = validateMerchantProfile(parsed, file);
+    problems.push(...own);
     if (hasMerchantProfileShape(parsed)) {
       profiles.push(parsed);
+      if (own.length === 0) soundProfiles.push(parsed);
     }
   }
 
@@ -53,7 +73,53 @@ export function checkKnowledgeBase(dir: string): KnowledgeBaseCheck {
   problems.push(...findHostnameConflicts(profiles));
   problems.push(...findUnusedCurrencies(profiles));
   problems.push(...findMissingChangelogEntries(dir, profiles));
+  if (existsSync(corpusDir)) {
+    problems.push(...findCorpusProblems(corpusDir, soundProfiles));
+  }
   return { profiles, problems };
+}
+
+// A profile with problems of its own, or missing, is reported by the checks above; its corpus
+// is checked once the profile is sound.
+function findCorpusProblems(corpusDir: string, profiles: readonly MerchantProfile[]): KbProblem[] {
+  const byId = new Map(profiles.map((profile) => [profile.merchantId, profile]));
+  const names = readdirSync(corpusDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  const problems: KbProblem[] = [];
+  for (const name of names) {
+    const corpusFile = join(basename(corpusDir), name);
+    const corpus = readCorpus(join(corpusDir, name), corpusFile, problems);
+    const profile = corpus === null ? undefined : byId.get(corpus.merchantId);
+    if (corpus !== null && profile !== undefined) {
+      problems.push(...checkCanonicalisationCorpus(profile, corpus, corpusFile));
+    }
+  }
+  return problems;
+}
+
+function readCorpus(
+  path: string,
+  corpusFile: string,
+  problems: KbProblem[],
+): CanonicalisationCorpus | null {
+  const report = (message: string): null => {
+    problems.push({ file: corpusFile, field: '(root)', rule: 'corpus', message });
+    return null;
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return report((error as Error).message);
+  }
+  if (!isCanonicalisationCorpus(parsed)) {
+    return report('not a corpus: {merchantId, groups: [{product, canonicalUrl, urls: [...]}]}');
+  }
+  if (`${parsed.merchantId}.json` !== basename(path)) {
+    return report(`merchantId "${parsed.merchantId}" must live in ${parsed.merchantId}.json`);
+  }
+  return parsed;
 }
 
 function findHostnameConflicts(profiles: readonly MerchantProfile[]): KbProblem[] {

@@ -113,6 +113,26 @@ export interface PathRule {
   flags?: string;
   /** Replacement path; `$<name>` inserts a named group (empty when it did not take part). */
   canonicalPath: string;
+  /**
+   * Params a page whose canonical path this rule matches keeps (names, or prefixes ending in
+   * `*`), instead of the profile's keepParams/dropParams: a product page keeps its variant
+   * selectors, not the search terms the profile keeps for its search pages.
+   */
+  keepParams?: string[];
+}
+
+/**
+ * A kept param that does not make a different product, so the canonicaliser drops it: a UI-state
+ * flag or variant selector at its default value, or a selector naming the item the path names.
+ * At least one of `defaultValues` and `sameAsPathGroup` is set.
+ */
+export interface RedundantParamRule {
+  /** Param name, compared case-insensitively like keepParams and dropParams. */
+  param: string;
+  /** Values (after percent-decoding) that select what the page shows without the param. */
+  defaultValues?: string[];
+  /** Named group of the path rule the canonical path matches; equal to it, the param restates the path. */
+  sameAsPathGroup?: string;
 }
 
 export interface CanonicalizationExample {
@@ -127,6 +147,8 @@ export interface CanonicalizationRules {
   keepParams: string[] | null;
   /** Names, or prefixes ending in `*`; applied when `keepParams` is null. */
   dropParams: string[];
+  /** Kept params dropped again when they restate the page (see RedundantParamRule). */
+  redundantParams?: RedundantParamRule[];
   examples: CanonicalizationExample[];
 }
 

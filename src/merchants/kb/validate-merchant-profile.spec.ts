@@ -255,6 +255,44 @@ const BROKEN_CASES: BrokenCase[] = [
     rule: 'path-rule',
   },
   {
+    name: "a path rule's own param list has an inner star",
+    base: 'amazon.json',
+    break: (p) => (p.canonicalization.pathRules[0].keepParams = ['th*x']),
+    field: 'canonicalization.pathRules[0].keepParams[0]',
+    rule: 'param-pattern',
+  },
+  {
+    name: 'a redundant param names a group no path rule defines',
+    base: 'adidas.json',
+    break: (p) =>
+      (p.canonicalization.redundantParams = [
+        { param: 'forceSelSize', sameAsPathGroup: 'articleSize' },
+      ]),
+    field: 'canonicalization.redundantParams[0].sameAsPathGroup',
+    rule: 'redundant-param',
+  },
+  {
+    name: 'a redundant param is never kept',
+    base: 'amazon.json',
+    break: (p) => (p.canonicalization.redundantParams = [{ param: 'th', defaultValues: ['1'] }]),
+    field: 'canonicalization.redundantParams[0].param',
+    rule: 'redundant-param',
+  },
+  {
+    name: 'a redundant param has neither default values nor a path group',
+    base: 'amazon.json',
+    break: (p) => (p.canonicalization.redundantParams = [{ param: 'k' }]),
+    field: 'canonicalization.redundantParams[0]',
+    rule: 'redundant-param',
+  },
+  {
+    name: 'a redundant param is a prefix pattern',
+    base: 'amazon.json',
+    break: (p) => (p.canonicalization.redundantParams = [{ param: 'k*', defaultValues: [''] }]),
+    field: 'canonicalization.redundantParams[0].param',
+    rule: 'redundant-param',
+  },
+  {
     name: 'a path rule uses an undefined group',
     base: 'amazon.json',
     break: (p) => (p.canonicalization.pathRules[0].canonicalPath = '/dp/$<sku>'),
@@ -401,8 +439,9 @@ const BROKEN_CASES: BrokenCase[] = [
   {
     name: 'an example expects another canonical URL',
     base: 'amazon.json',
+    // th=1 restates the ASIN of the path, so the canonical form no longer keeps it.
     break: (p) =>
-      (p.canonicalization.examples[0].canonical = 'https://www.amazon.com/dp/B0CHWRXH8B'),
+      (p.canonicalization.examples[0].canonical = 'https://www.amazon.com/dp/B0CHWRXH8B?th=1'),
     field: 'canonicalization.examples[0].canonical',
     rule: 'example',
   },
@@ -479,6 +518,7 @@ describe(validateMerchantProfile.name, () => {
         'param-pattern',
         'path-rule',
         'preferred-networks',
+        'redundant-param',
         'region-key',
         'schema',
         'storefront-hostname',

@@ -1,6 +1,11 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { canonicalizeUrl, compilePathRule, templateGroupNames } from './canonicalize-url';
+import {
+  canonicalizeUrl,
+  compilePathRule,
+  matchesParamPattern,
+  templateGroupNames,
+} from './canonicalize-url';
 import {
   IN_HOUSE_NETWORK_BY_MERCHANT,
   type KbProblem,
@@ -56,6 +61,7 @@ export function validateMerchantProfile(profile: unknown, fileName: string): KbP
   checkHostnames(checked, report);
   checkNetworks(checked, report);
   checkRegionContents(checked, report);
+  checkRedundantParams(checked, report);
   if (checkPathRules(checked, report)) {
     checkExamples(checked, report);
   }
@@ -238,6 +244,41 @@ function checkPathRules(profile: MerchantProfile, report: Report): boolean {
     }
   });
   return isUsable;
+}
+
+// A redundant-param rule must be able to fire: its param kept somewhere, its group defined.
+function checkRedundantParams(profile: MerchantProfile, report: Report): void {
+  const { pathRules, keepParams, dropParams, redundantParams = [] } = profile.canonicalization;
+  const groupNames = new Set(
+    pathRules.flatMap((rule) =>
+      [...rule.match.matchAll(/\(\?<([A-Za-z_$][\w$]*)>/g)].map((match) => match[1]),
+    ),
+  );
+  redundantParams.forEach((rule, index) => {
+    const field = `canonicalization.redundantParams[${index}]`;
+    const isKeptSomewhere =
+      (keepParams === null
+        ? !matchesParamPattern(rule.param, dropParams)
+        : matchesParamPattern(rule.param, keepParams)) ||
+      pathRules.some((pathRule) => matchesParamPattern(rule.param, pathRule.keepParams ?? []));
+    if (rule.defaultValues === undefined && rule.sameAsPathGroup === undefined) {
+      report(field, 'redundant-param', 'needs defaultValues, sameAsPathGroup or both');
+    }
+    if (!isKeptSomewhere) {
+      report(
+        `${field}.param`,
+        'redundant-param',
+        `${rule.param} is never kept, so never redundant`,
+      );
+    }
+    if (rule.sameAsPathGroup !== undefined && !groupNames.has(rule.sameAsPathGroup)) {
+      report(
+        `${field}.sameAsPathGroup`,
+        'redundant-param',
+        `no path rule defines a group named ${rule.sameAsPathGroup}`,
+      );
+    }
+  });
 }
 
 function checkExamples(profile: MerchantProfile, report: Report): void {
