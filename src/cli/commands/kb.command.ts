@@ -7,7 +7,9 @@ export function registerKbCommands(program: Command, { print }: CliContext): voi
     .command('kb')
     .description('Merchant knowledge base')
     .command('check')
-    .description('Validate every profile in seeds/merchants (schema, bounds, cross-file rules)')
+    .description(
+      'Validate every profile in seeds/merchants (schema, bounds, cross-file rules) and, where test/fixtures/canonicalisation exists, that each corpus group canonicalises to one URL',
+    )
     .option('--dir <path>', 'profiles directory', KNOWLEDGE_BASE_DIR)
     .action((options: { dir: string }) => {
       const { profiles } = checkKnowledgeBaseOrThrow(options.dir);

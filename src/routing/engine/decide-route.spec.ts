@@ -82,9 +82,9 @@ describe(decideRoute.name, () => {
         merchantId: 'amazon',
         region: 'US',
         networkId: 'amazon_associates',
-        canonicalUrl: 'https://www.amazon.com/dp/B0CHWRXH8B?th=1',
+        canonicalUrl: 'https://www.amazon.com/dp/B0CHWRXH8B',
         routedUrl:
-          'https://www.amazon.com/dp/B0CHWRXH8B?th=1&tag=acct-amazon_associates&utm_source=linkpilot&utm_medium=affiliate&utm_campaign=linkpilot_default',
+          'https://www.amazon.com/dp/B0CHWRXH8B?tag=acct-amazon_associates&utm_source=linkpilot&utm_medium=affiliate&utm_campaign=linkpilot_default',
         deepLinkUsed: true,
       });
       expect(decision.trace.regionTier).toBe(1);
@@ -99,9 +99,7 @@ describe(decideRoute.name, () => {
         os: 'android',
       });
       expect(decision).toMatchObject({ outcome: 'routed', region: 'IN', deepLinkUsed: true });
-      expect(decision.routedUrl.startsWith('https://www.amazon.in/dp/B0CHWRXH8B?th=1&tag=')).toBe(
-        true,
-      );
+      expect(decision.routedUrl.startsWith('https://www.amazon.in/dp/B0CHWRXH8B?tag=')).toBe(true);
       expect(decision.trace.excluded).toContainEqual({
         region: 'US',
         networkId: null,
