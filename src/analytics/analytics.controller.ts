@@ -37,10 +37,10 @@ export class AnalyticsController {
       'periodStart after periodEnd, or more than 366 days, is a 400.',
   })
   @ApiEnvelopedOk(AnalyticsSummaryResponse)
-  summarize(
+  summarise(
     @Caller() caller: AuthContext,
     @Query() query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
-    return this.analytics.summarize(caller, query);
+    return this.analytics.summarise(caller, query);
   }
 }

@@ -49,7 +49,7 @@ export class AnalyticsService {
     };
   }
 
-  async summarize(
+  async summarise(
     scope: RecordScope,
     query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {

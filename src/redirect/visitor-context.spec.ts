@@ -122,7 +122,7 @@ describe(readVisitor.name, () => {
       false,
       { visitor: null, isBot: true },
     ],
-  ])('should read %s', (_case, overrides, isTrustedPeer, isHead, expected) => {
-    expect(readVisitor(headers(overrides), isTrustedPeer, isHead)).toEqual(expected);
+  ])('should read %s', (_case, overrides, isFromTrustedProxy, isHead, expected) => {
+    expect(readVisitor(headers(overrides), isFromTrustedProxy, isHead)).toEqual(expected);
   });
 });

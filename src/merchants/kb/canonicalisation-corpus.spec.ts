@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalizeUrl } from './canonicalize-url';
+import { canonicaliseUrl } from './canonicalise-url';
 import {
   isCanonicalisationCorpus,
   type CanonicalisationCorpus,
@@ -91,7 +91,7 @@ describe('canonicalisation corpus', () => {
   it.each(FORMS)(
     'should give $canonicalUrl when the $merchantId URL is $url',
     ({ merchantId, url, canonicalUrl }) => {
-      const result = canonicalizeUrl(profileOf(merchantId), url);
+      const result = canonicaliseUrl(profileOf(merchantId), url);
       expect(result.canonicalUrl).toBe(canonicalUrl);
       expect(result.region).not.toBeNull();
     },
@@ -104,7 +104,7 @@ describe('canonicalisation corpus', () => {
       const canonicalUrls = groups.map((group) => group.canonicalUrl);
       expect(new Set(canonicalUrls).size).toBe(groups.length);
       for (const canonicalUrl of canonicalUrls) {
-        expect(canonicalizeUrl(profile, canonicalUrl).canonicalUrl).toBe(canonicalUrl);
+        expect(canonicaliseUrl(profile, canonicalUrl).canonicalUrl).toBe(canonicalUrl);
       }
     },
   );

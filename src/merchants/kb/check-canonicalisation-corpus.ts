@@ -1,4 +1,4 @@
-import { canonicalizeUrl } from './canonicalize-url';
+import { canonicaliseUrl } from './canonicalise-url';
 import type { KbProblem, MerchantProfile } from './merchant-profile';
 
 /** One merchant's corpus (`test/fixtures/canonicalisation/<merchantId>.json`). */
@@ -103,7 +103,7 @@ function canonicalizeOrReport(
   try {
     // A URL object skips the canonicaliser's memo, which trusts the profile version: a profile
     // edited without a new version must be judged by the rules it has now.
-    const result = canonicalizeUrl(profile, url);
+    const result = canonicaliseUrl(profile, url);
     if (result.region === null) {
       report(`host of ${input} is not one of ${profile.merchantId}'s`);
       return null;

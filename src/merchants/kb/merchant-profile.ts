@@ -140,7 +140,7 @@ export interface CanonicalizationExample {
   canonical: string;
 }
 
-export interface CanonicalizationRules {
+export interface CanonicalisationRules {
   /** First match wins; no match keeps the path. Results never end in a slash (except root). */
   pathRules: PathRule[];
   /** Allow-list of query params kept in their original order; null keeps all but `dropParams`. */
@@ -181,7 +181,7 @@ export interface MerchantProfile {
   bannedMarkets: string[];
   /** Keyed by ISO alpha-2 code or GLOBAL. */
   regions: Record<string, MerchantRegion>;
-  canonicalization: CanonicalizationRules;
+  canonicalization: CanonicalisationRules;
   meta: MerchantMeta;
 }
 

@@ -1,11 +1,11 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import {
-  canonicalizeUrl,
+  canonicaliseUrl,
   compilePathRule,
   matchesParamPattern,
   templateGroupNames,
-} from './canonicalize-url';
+} from './canonicalise-url';
 import {
   IN_HOUSE_NETWORK_BY_MERCHANT,
   type KbProblem,
@@ -286,7 +286,7 @@ function checkExamples(profile: MerchantProfile, report: Report): void {
     const field = `canonicalization.examples[${index}]`;
     let result;
     try {
-      result = canonicalizeUrl(profile, example.input);
+      result = canonicaliseUrl(profile, example.input);
     } catch (error) {
       report(`${field}.input`, 'example', `not a usable URL: ${(error as Error).message}`);
       return;
@@ -307,7 +307,7 @@ function checkExamples(profile: MerchantProfile, report: Report): void {
       );
       return;
     }
-    const again = canonicalizeUrl(profile, example.canonical).canonicalUrl;
+    const again = canonicaliseUrl(profile, example.canonical).canonicalUrl;
     if (again !== example.canonical) {
       report(`${field}.canonical`, 'example', `not stable: canonicalises again to ${again}`);
     }

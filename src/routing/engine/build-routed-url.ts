@@ -6,7 +6,7 @@ import type { RoutingPresetId, UtmOverride } from './routing-types';
 const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
 
 export interface RoutedUrlInput {
-  /** canonicalizeUrl's result on the submitted storefront. */
+  /** canonicaliseUrl's result on the submitted storefront. */
   canonicalUrl: string;
   /** Region key of the submitted storefront (null when the profile does not list the host). */
   sourceRegion: string | null;

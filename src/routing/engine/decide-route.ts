@@ -1,5 +1,5 @@
 import type { FxSnapshot } from '../../fx/math/fx-snapshot';
-import { canonicalizeUrl, type CanonicalizedUrl } from '../../merchants/kb/canonicalize-url';
+import { canonicaliseUrl, type CanonicalisedUrl } from '../../merchants/kb/canonicalise-url';
 import { buildRoutedUrl } from './build-routed-url';
 import { buildPassthroughTrace, buildRoutingTrace } from './build-routing-trace';
 import { listCandidates } from './list-candidates';
@@ -43,7 +43,7 @@ export function decideRoute(
   if (merchant.programStatus === 'closed') {
     return passthrough('programme_closed');
   }
-  const canonical = tryCanonicalize(link);
+  const canonical = tryCanonicalise(link);
   if (canonical === null) {
     return passthrough('invalid_url');
   }
@@ -144,14 +144,14 @@ function classify(
   };
 }
 
-function tryCanonicalize(link: LinkRoutingInput): CanonicalizedUrl | null {
+function tryCanonicalise(link: LinkRoutingInput): CanonicalisedUrl | null {
   if (link.merchant === null) {
     return null;
   }
   try {
-    return canonicalizeUrl(link.merchant, link.originalUrl);
+    return canonicaliseUrl(link.merchant, link.originalUrl);
   } catch {
-    // canonicalizeUrl throws only for an unparsable URL or a non-http(s) scheme.
+    // canonicaliseUrl throws only for an unparsable URL or a non-http(s) scheme.
     return null;
   }
 }

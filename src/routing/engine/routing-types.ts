@@ -192,7 +192,7 @@ export interface RoutingDecision {
   networkId: NetworkId | null;
   /** Where the visitor goes; for passthrough exactly `originalUrl`. */
   routedUrl: string;
-  /** canonicalizeUrl's result on the submitted storefront; '' for passthrough ([S]). */
+  /** canonicaliseUrl's result on the submitted storefront; '' for passthrough ([S]). */
   canonicalUrl: string;
   /** The winner's intermediateScore in USD; 0 for passthrough. */
   normalizedEpcUsd: number;

@@ -1,4 +1,4 @@
-import { canonicalizeUrl } from '../../merchants/kb/canonicalize-url';
+import { canonicaliseUrl } from '../../merchants/kb/canonicalise-url';
 import type { MerchantProfile } from '../../merchants/kb/merchant-profile';
 import type { VisitorContext } from './routing-types';
 import { resolveMarket, selectRegions } from './select-regions';
@@ -19,7 +19,7 @@ export function visitorRoutingKey(
   if (merchant === null) return `none|${device}`;
   let sourceRegion: string | null;
   try {
-    sourceRegion = canonicalizeUrl(merchant, originalUrl).region;
+    sourceRegion = canonicaliseUrl(merchant, originalUrl).region;
   } catch {
     return `invalid|${device}`;
   }

@@ -1,12 +1,12 @@
 import { findRegionByHostname, normalizeHostname } from './merchant-host-index';
 import type {
-  CanonicalizationRules,
+  CanonicalisationRules,
   MerchantProfile,
   PathRule,
   RedundantParamRule,
 } from './merchant-profile';
 
-export interface CanonicalizedUrl {
+export interface CanonicalisedUrl {
   canonicalUrl: string;
   /** Region key owning the input hostname; null when the hostname is not in the profile. */
   region: string | null;
@@ -26,20 +26,20 @@ export interface CanonicalizedUrl {
 // A link's URL is canonicalised on every routing decision; the answer never changes for one
 // profile version and one URL, so recent answers are kept (bounded; oldest dropped first).
 const MEMO_LIMIT = 50_000;
-const memo = new Map<string, CanonicalizedUrl>();
+const memo = new Map<string, CanonicalisedUrl>();
 
-export function canonicalizeUrl(profile: MerchantProfile, url: URL | string): CanonicalizedUrl {
-  if (typeof url !== 'string') return canonicalizeUncached(profile, url);
+export function canonicaliseUrl(profile: MerchantProfile, url: URL | string): CanonicalisedUrl {
+  if (typeof url !== 'string') return canonicaliseUncached(profile, url);
   const key = `${profile.merchantId}|${profile.meta.version}|${url}`;
   const known = memo.get(key);
   if (known !== undefined) return { ...known };
-  const result = canonicalizeUncached(profile, url);
+  const result = canonicaliseUncached(profile, url);
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return { ...result };
 }
 
-function canonicalizeUncached(profile: MerchantProfile, url: URL | string): CanonicalizedUrl {
+function canonicaliseUncached(profile: MerchantProfile, url: URL | string): CanonicalisedUrl {
   const input = typeof url === 'string' ? new URL(url) : url;
   if (input.protocol !== 'https:' && input.protocol !== 'http:') {
     throw new TypeError(`Only http(s) URLs can be canonicalised, got ${input.protocol}`);
@@ -141,7 +141,7 @@ function escapePercent(decodedPath: string): string {
 }
 
 function filterQuery(
-  rules: CanonicalizationRules,
+  rules: CanonicalisationRules,
   page: PathRuleMatch | null,
   params: URLSearchParams,
 ): URLSearchParams {

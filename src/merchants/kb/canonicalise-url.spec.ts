@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { canonicalizeUrl } from './canonicalize-url';
+import { canonicaliseUrl } from './canonicalise-url';
 import { checkKnowledgeBase } from './check-knowledge-base';
 import type { MerchantProfile } from './merchant-profile';
 
@@ -273,18 +273,18 @@ const TRACKING_PARAM = fc.oneof(
   ),
 );
 
-describe(canonicalizeUrl.name, () => {
+describe(canonicaliseUrl.name, () => {
   it.each(AMAZON_CASES)(
     'should give $expected when an Amazon $family URL is $input',
     ({ input, expected }) => {
-      expect(canonicalizeUrl(amazon, input).canonicalUrl).toBe(expected);
+      expect(canonicaliseUrl(amazon, input).canonicalUrl).toBe(expected);
     },
   );
 
   it.each(ALL_EXAMPLES.map((example) => [example.profile.merchantId, example.input, example]))(
     'should match the %s profile example when the input is %s',
     (_merchantId, _input, { profile, input, canonical }) => {
-      const result = canonicalizeUrl(profile, input);
+      const result = canonicaliseUrl(profile, input);
       expect(result.canonicalUrl).toBe(canonical);
       expect(result.region).not.toBeNull();
     },
@@ -295,11 +295,11 @@ describe(canonicalizeUrl.name, () => {
     { input: 'https://smile.amazon.co.uk/dp/B08N5WRWNW', region: 'GB' },
     { input: 'https://amazon.com.br/dp/B0BSNP46QP', region: 'BR' },
   ])('should report region $region when the host is in it ($input)', ({ input, region }) => {
-    expect(canonicalizeUrl(amazon, input).region).toBe(region);
+    expect(canonicaliseUrl(amazon, input).region).toBe(region);
   });
 
   it('should keep the hostname and report no region when the host is not the merchant', () => {
-    expect(canonicalizeUrl(amazon, 'https://Example.COM:8443/a/?utm_source=x&k=2#f')).toEqual({
+    expect(canonicaliseUrl(amazon, 'https://Example.COM:8443/a/?utm_source=x&k=2#f')).toEqual({
       canonicalUrl: 'https://example.com/a?k=2',
       region: null,
     });
@@ -307,7 +307,7 @@ describe(canonicalizeUrl.name, () => {
 
   it('should accept a URL object when given one', () => {
     const url = new URL('https://M.AMAZON.COM/Thing/dp/B0CHWRXH8B?tag=x-20');
-    expect(canonicalizeUrl(amazon, url).canonicalUrl).toBe('https://www.amazon.com/dp/B0CHWRXH8B');
+    expect(canonicaliseUrl(amazon, url).canonicalUrl).toBe('https://www.amazon.com/dp/B0CHWRXH8B');
   });
 
   it.each([
@@ -445,9 +445,9 @@ describe(canonicalizeUrl.name, () => {
     },
   ])('should behave as documented when it $rule', ({ merchantId, input, expected }) => {
     const profile = profileOf(merchantId);
-    const first = canonicalizeUrl(profile, input).canonicalUrl;
+    const first = canonicaliseUrl(profile, input).canonicalUrl;
     expect(first).toBe(expected);
-    expect(canonicalizeUrl(profile, first).canonicalUrl).toBe(first);
+    expect(canonicaliseUrl(profile, first).canonicalUrl).toBe(first);
   });
 
   it.each(['ftp://www.amazon.com/dp/B0CHWRXH8B', 'mailto:help@amazon.com', 'not a url'])(
@@ -456,7 +456,7 @@ describe(canonicalizeUrl.name, () => {
       // URL's own TypeError comes from outside jest's realm, so compare by name.
       let thrown: unknown;
       try {
-        canonicalizeUrl(amazon, input);
+        canonicaliseUrl(amazon, input);
       } catch (error) {
         thrown = error;
       }
@@ -480,9 +480,9 @@ describe(canonicalizeUrl.name, () => {
           }
           url.search = new URLSearchParams(entries).toString();
           url.hash = fragment ?? '';
-          const once = canonicalizeUrl(profile, url).canonicalUrl;
+          const once = canonicaliseUrl(profile, url).canonicalUrl;
           expect(once).toBe(canonical);
-          expect(canonicalizeUrl(profile, once).canonicalUrl).toBe(once);
+          expect(canonicaliseUrl(profile, once).canonicalUrl).toBe(once);
         },
       ),
       { numRuns: 500 },
@@ -508,8 +508,8 @@ describe(canonicalizeUrl.name, () => {
           }
           url.pathname = [url.pathname, ...segments].join('/');
           url.hash = fragment;
-          const once = canonicalizeUrl(profile, url).canonicalUrl;
-          expect(canonicalizeUrl(profile, once).canonicalUrl).toBe(once);
+          const once = canonicaliseUrl(profile, url).canonicalUrl;
+          expect(canonicaliseUrl(profile, once).canonicalUrl).toBe(once);
         },
       ),
       { numRuns: 1000 },
