@@ -12,7 +12,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const autocannon = require('autocannon');
+const { runLoad, serialiseRequest } = require('./load-generator');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
@@ -33,7 +33,9 @@ const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').f
 const CONNECTIONS = 50;
 const CREATORS = 200;
 const LINKS_PER_CREATOR = 5;
-const CLIENT_ADDRESSES = 10_000;
+const CLIENT_ADDRESSES = 50_000;
+/** Requests per connection's own list, built before the run and cycled through. */
+const REQUESTS_PER_CONNECTION = 1_000;
 const PORT = 3900;
 const CEILING_PORT = 3901;
 const hasTaskset = (() => {
@@ -246,13 +248,19 @@ function clickCpuMeter(service) {
 /** Runs the load and adds the CPU the given processes spent per request, in microseconds. */
 async function measured(pids, run) {
   const before = cpuSecondsOf(pids);
+  const coresBefore = coreTicks();
   const loadGeneratorBefore = process.cpuUsage();
   const round = summarise(await run());
   const loadGenerator = process.cpuUsage(loadGeneratorBefore);
+  const coresBusyPercent = coreBusyPercent(coresBefore, coreTicks());
   const after = cpuSecondsOf(pids);
   const perRequest = (microseconds) => Math.round(microseconds / Math.max(1, round.requests));
+  console.log(
+    `bench:   ${round.requestsPerSecond} req/s, p99 ${round.latencyP99Ms} ms; cores busy: ${coresBusyPercent.map((busy, core) => `core ${core} ${busy}%`).join(', ')}`,
+  );
   return {
     ...round,
+    coresBusyPercent,
     cpuUsPerRequest: before === null || after === null ? null : perRequest((after - before) * 1e6),
     loadGeneratorCpuUsPerRequest: perRequest(loadGenerator.user + loadGenerator.system),
   };
@@ -296,30 +304,51 @@ function addresses() {
   );
 }
 
-/** One autocannon run; every request varies the link, client address, country and user agent. */
-function load(port, linkIds, durationS) {
+/**
+ * Each connection's own list of visitor requests, serialised once before any run: every
+ * request varies the link, client address, country and user agent (a multiplicative hash of
+ * the connection and position, so lists differ and addresses spread over creators).
+ */
+function buildRequestLists(linkIds) {
   const ips = addresses();
-  let n = 0;
-  return autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: durationS,
-    requests: [
-      {
-        setupRequest: (request) => {
-          n++;
-          request.path = `/r/${linkIds[(n * 7919) % linkIds.length]}`;
-          request.headers = {
-            'x-forwarded-for': ips[(n * 104729) % ips.length],
-            'cf-ipcountry': COUNTRIES[n % COUNTRIES.length],
-            'user-agent': USER_AGENTS[n % USER_AGENTS.length],
-          };
-          return request;
-        },
-      },
-    ],
-  });
+  return Array.from({ length: CONNECTIONS }, (_, connection) =>
+    Array.from({ length: REQUESTS_PER_CONNECTION }, (_, k) => {
+      const n = connection * REQUESTS_PER_CONNECTION + k;
+      return serialiseRequest(`/r/${linkIds[(n * 7919) % linkIds.length]}`, {
+        'x-forwarded-for': ips[(n * 104729) % ips.length],
+        'cf-ipcountry': COUNTRIES[(n * 31) % COUNTRIES.length],
+        'user-agent': USER_AGENTS[(n * 17) % USER_AGENTS.length],
+      });
+    }),
+  );
 }
+
+/** One run of the load generator on `port` with the pre-built lists. */
+const load = (port, lists, durationS) => runLoad({ port, lists, durationS });
+
+/** Jiffies per core (busy, total) from /proc/stat; empty without /proc. */
+function coreTicks() {
+  try {
+    return fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .filter((line) => /^cpu\d+ /.test(line))
+      .map((line) => {
+        const [, ...fields] = line.trim().split(/\s+/).map(Number);
+        const idle = fields[3] + fields[4];
+        const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+        return { busy: total - idle, total };
+      });
+  } catch {
+    return [];
+  }
+}
+
+/** Share of each core busy between two coreTicks readings, in percent. */
+const coreBusyPercent = (before, after) =>
+  after.map((core, i) =>
+    Math.round((100 * (core.busy - before[i].busy)) / Math.max(1, core.total - before[i].total)),
+  );
 
 function startCeiling() {
   const source = `require('node:http').createServer((q, s) => { s.writeHead(302, { location: 'https://www.amazon.com/dp/B0BDHWDR12', 'cache-control': 'private, no-store' }); s.end(); }).listen(${CEILING_PORT}, '127.0.0.1');`;
@@ -341,19 +370,19 @@ async function countCountedClicks(keys) {
   const { billingPeriodOf } = require('../dist/src/account/billing-period');
   const period = billingPeriodOf(Date.now()).id;
   const values = await Promise.all(
-    keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, period))),
+    keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, 'live', period))),
   );
   await redis.quit();
   return values.reduce((sum, value) => sum + Number(value ?? 0), 0);
 }
 
 const summarise = (result) => ({
-  requestsPerSecond: Math.round(result.requests.average),
-  latencyP50Ms: result.latency.p50,
-  latencyP99Ms: result.latency.p99,
-  requests: result.requests.total,
-  share302: result['3xx'] / Math.max(1, result.requests.total),
-  errors: result.errors + result.timeouts,
+  requestsPerSecond: result.requestsPerSecond,
+  latencyP50Ms: result.latencyP50Ms,
+  latencyP99Ms: result.latencyP99Ms,
+  requests: result.requests,
+  share302: result.status302 / Math.max(1, result.requests),
+  errors: result.errors,
 });
 
 async function main() {
@@ -366,11 +395,12 @@ async function main() {
   try {
     await waitForHealth(PORT);
     const linkIds = await createLinks(keys);
+    const lists = buildRequestLists(linkIds);
     console.log(`bench: ${keys.length} creators, ${linkIds.length} links; warming up ${WARMUP_S}s`);
     const ceilingServer = startCeiling();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await load(PORT, linkIds, WARMUP_S);
-    await load(CEILING_PORT, linkIds, WARMUP_S);
+    await load(PORT, lists, WARMUP_S);
+    await load(CEILING_PORT, lists, WARMUP_S);
     // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
     // machine the load generator shares a core with PostgreSQL and Redis, and one run of
     // either can be off by a quarter.
@@ -385,7 +415,7 @@ async function main() {
       const countedBefore = await countCountedClicks(keys);
       const meter = clickCpuMeter(service);
       const redirectRound = await measured([service.serverPid], () =>
-        load(PORT, linkIds, DURATION_S),
+        load(PORT, lists, DURATION_S),
       );
       const stoppedAt = Date.now();
       counted = await countCountedClicks(keys);
@@ -402,7 +432,7 @@ async function main() {
       const cpuUsPerClick = meter(counted - countedBefore);
       if (inDatabase !== counted) break;
       const ceilingRound = await measured([ceilingServer.pid], () =>
-        load(CEILING_PORT, linkIds, DURATION_S),
+        load(CEILING_PORT, lists, DURATION_S),
       );
       rounds.push({
         redirect: redirectRound,
@@ -455,6 +485,8 @@ async function main() {
         ceilingRps: r.ceiling.requestsPerSecond,
         ratio: Number(r.ratio.toFixed(3)),
         redirectP99Ms: r.redirect.latencyP99Ms,
+        redirectCoresBusyPercent: r.redirect.coresBusyPercent,
+        ceilingCoresBusyPercent: r.ceiling.coresBusyPercent,
         redirectCpuUs: r.redirect.cpuUsPerRequest,
         ceilingCpuUs: r.ceiling.cpuUsPerRequest,
         cpuUsPerClick: {

@@ -1,0 +1,123 @@
+'use strict';
+/**
+ * The benchmark's load generator: keep-alive HTTP/1.1 connections, each cycling through its
+ * own list of requests serialised before the run, one request in flight per connection.
+ * Nothing is built per request (autocannon's setupRequest ran ~37 µs of JavaScript for each,
+ * so the bare ceiling server was capped by the generator, not by its own core): a request
+ * costs one socket write of a ready Buffer and a scan of the answer for its end. The redirect
+ * and the ceiling runs share this code, so the generator costs both the same per request.
+ */
+const net = require('node:net');
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+const CHUNKED_END = Buffer.from('0\r\n\r\n');
+
+/**
+ * Serialises one GET request. `headers` is a plain object; Host is added.
+ * @returns {Buffer}
+ */
+function serialiseRequest(path, headers) {
+  const lines = [`GET ${path} HTTP/1.1`, 'host: 127.0.0.1'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+}
+
+/**
+ * Where one complete answer ends in `buffer` (from 0), and its status; null while incomplete.
+ * Knows the two framings our servers use: Content-Length, and chunked with an empty body.
+ */
+function parseAnswer(buffer) {
+  const headerEnd = buffer.indexOf(HEADER_END);
+  if (headerEnd === -1) return null;
+  const head = buffer.toString('latin1', 0, headerEnd);
+  const status = Number(head.slice(9, 12));
+  const bodyStart = headerEnd + 4;
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  if (length !== null) {
+    const end = bodyStart + Number(length[1]);
+    return buffer.length >= end ? { status, end } : null;
+  }
+  if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+    const chunkedEnd = buffer.indexOf(CHUNKED_END, bodyStart);
+    return chunkedEnd === -1 ? null : { status, end: chunkedEnd + CHUNKED_END.length };
+  }
+  return { status, end: bodyStart };
+}
+
+/**
+ * Runs `lists.length` connections for `durationS` seconds, connection i cycling through
+ * lists[i]. Resolves with counts and latency percentiles (ms) of the answers received.
+ */
+function runLoad({ port, lists, durationS }) {
+  return new Promise((resolve) => {
+    const latenciesUs = [];
+    const statuses = new Map();
+    let errors = 0;
+    let open = lists.length;
+    let stopping = false;
+    const startedAt = process.hrtime.bigint();
+
+    const finish = () => {
+      const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      const sorted = Float64Array.from(latenciesUs).sort();
+      const percentile = (p) =>
+        sorted.length === 0
+          ? 0
+          : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000;
+      const count = (predicate) =>
+        [...statuses].reduce((sum, [status, n]) => sum + (predicate(status) ? n : 0), 0);
+      resolve({
+        requests: sorted.length,
+        requestsPerSecond: Math.round(sorted.length / elapsedS),
+        latencyP50Ms: Number(percentile(0.5).toFixed(2)),
+        latencyP99Ms: Number(percentile(0.99).toFixed(2)),
+        status3xx: count((status) => status >= 300 && status < 400),
+        status302: count((status) => status === 302),
+        statuses: Object.fromEntries(statuses),
+        errors,
+      });
+    };
+
+    const sockets = [];
+    for (const list of lists) {
+      const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
+      sockets.push(socket);
+      let index = 0;
+      let sentAt = 0n;
+      let pending = Buffer.alloc(0);
+      const send = () => {
+        if (stopping) {
+          socket.end();
+          return;
+        }
+        sentAt = process.hrtime.bigint();
+        socket.write(list[index]);
+        index = (index + 1) % list.length;
+      };
+      socket.on('connect', send);
+      socket.on('data', (chunk) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        const answer = parseAnswer(pending);
+        if (answer === null) return;
+        latenciesUs.push(Number(process.hrtime.bigint() - sentAt) / 1000);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        pending = pending.subarray(answer.end);
+        send();
+      });
+      socket.on('error', () => {
+        errors++;
+      });
+      socket.on('close', () => {
+        open--;
+        if (open === 0) finish();
+      });
+    }
+    setTimeout(() => {
+      stopping = true;
+      // A connection whose answer never comes must not hold the run open.
+      setTimeout(() => sockets.forEach((socket) => socket.destroy()), 5000).unref();
+    }, durationS * 1000);
+  });
+}
+
+module.exports = { runLoad, serialiseRequest, parseAnswer };
