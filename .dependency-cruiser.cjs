@@ -13,11 +13,14 @@ const LAYERS = [
   'config',
   'kv',
   'database',
+  'idempotency',
   // Reference data and pure decision code.
   'networks',
   'fx',
   'merchants',
   'routing',
+  // The webhook outbox's writer: below every feature that reports an event.
+  'events',
   // Features, each reaching only the ones listed before it.
   'analytics',
   'rate-limit',
@@ -26,6 +29,8 @@ const LAYERS = [
   'links',
   'probes',
   'sandbox',
+  // Endpoints and delivery of the outbox (above probes, whose SSRF guard it uses).
+  'webhooks',
   'redirect',
   'health',
   'cli',

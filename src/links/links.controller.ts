@@ -8,6 +8,7 @@ import {
   RequiresPlanCapability,
 } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { IdempotentCreate } from '../idempotency/idempotent-create.decorator';
 import { BulkCreateLinksDto } from './dto/bulk-create-links.dto';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { ListLinksQuery } from './dto/list-links.query';
@@ -27,6 +28,7 @@ export class LinksController {
   constructor(private readonly links: LinksService) {}
 
   @Post()
+  @IdempotentCreate()
   @ApiOperation({ summary: 'Create a routed link (201)' })
   @ApiEnvelopedOk(LinkEnvelope, 201)
   create(@Caller() caller: AuthContext, @Body() body: CreateLinkDto): Promise<LinkEnvelope> {
@@ -35,6 +37,7 @@ export class LinksController {
 
   @Post('bulk')
   @HttpCode(207)
+  @IdempotentCreate()
   @RequiresPlanCapability('hasBulkAccess')
   // The bulk bucket, on top of the general one.
   @Throttle({ bulk: { limit: planRateLimit('bulkRequestsPerMinute') } })

@@ -7,6 +7,7 @@ import {
 } from '../../src/account/click-admission.script';
 import { edgeKeysOf } from '../../src/account/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
+import { IDEMPOTENCY_CLAIM_SCRIPT } from '../../src/idempotency/idempotency-claim.script';
 import { KvStore } from '../../src/kv/kv-store';
 import { MemoryKvStore } from '../../src/kv/memory-kv-store';
 import { RedisKvStore } from '../../src/kv/redis-kv-store';
@@ -216,6 +217,21 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         'r7',
       ]);
       expect(await store.getString(keys.quota)).toBe('9');
+    });
+  });
+
+  describe('idempotency claims', () => {
+    it('should let one call claim a key and show the others what it holds, until it is deleted', async () => {
+      const key = `${RUN}:idem`;
+      const claim = (value: string) =>
+        store.runScript(IDEMPOTENCY_CLAIM_SCRIPT, [key], [value, 60]);
+
+      expect(await claim('running-1')).toBeNull();
+      expect(await claim('running-2')).toBe('running-1');
+      await store.setString(key, 'done', 60);
+      expect(await claim('running-3')).toBe('done');
+      await store.deleteKeys([key]);
+      expect(await claim('running-4')).toBeNull();
     });
   });
 

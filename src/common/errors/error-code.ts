@@ -3,7 +3,7 @@ import { HttpStatus } from '@nestjs/common';
 /**
  * Every error code the API answers with. The [S] ApiErrorCode values, plus the tier and
  * allowlist codes that the spec's Authentication part states, NOT_FOUND for unknown routes,
- * TEST_KEY_REQUIRED for the sandbox, and the HTTP size limits (body, URL, headers), which [S]
+ * TEST_KEY_REQUIRED for the sandbox, the idempotency-key conflicts, and the HTTP size limits (body, URL, headers), which [S]
  * has no code for.
  */
 export enum ErrorCode {
@@ -22,6 +22,10 @@ export enum ErrorCode {
   UNSUPPORTED_MERCHANT = 'UNSUPPORTED_MERCHANT',
   BULK_LIMIT_EXCEEDED = 'BULK_LIMIT_EXCEEDED',
   NOT_FOUND = 'NOT_FOUND',
+  /** Idempotent creates: the key is held by a request still running. */
+  IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE',
+  /** Idempotent creates: the key was used with another request. */
+  IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
   LINK_NOT_FOUND = 'LINK_NOT_FOUND',
   MERCHANT_NOT_FOUND = 'MERCHANT_NOT_FOUND',
   CREATOR_NOT_FOUND = 'CREATOR_NOT_FOUND',
@@ -37,6 +41,10 @@ export enum ErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   URI_TOO_LONG = 'URI_TOO_LONG',
   HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
+  WEBHOOK_NOT_FOUND = 'WEBHOOK_NOT_FOUND',
+  WEBHOOK_DELIVERY_NOT_FOUND = 'WEBHOOK_DELIVERY_NOT_FOUND',
+  /** A creator's 11th endpoint in one environment. */
+  WEBHOOK_LIMIT_REACHED = 'WEBHOOK_LIMIT_REACHED',
 }
 
 /** A new code does not compile until it has a status here. */
@@ -55,6 +63,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.UNSUPPORTED_MERCHANT]: HttpStatus.BAD_REQUEST,
   [ErrorCode.BULK_LIMIT_EXCEEDED]: HttpStatus.BAD_REQUEST,
   [ErrorCode.NOT_FOUND]: HttpStatus.NOT_FOUND,
+  [ErrorCode.IDEMPOTENCY_KEY_IN_USE]: HttpStatus.CONFLICT,
+  [ErrorCode.IDEMPOTENCY_KEY_REUSED]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.LINK_NOT_FOUND]: HttpStatus.NOT_FOUND,
   [ErrorCode.MERCHANT_NOT_FOUND]: HttpStatus.NOT_FOUND,
   [ErrorCode.CREATOR_NOT_FOUND]: HttpStatus.NOT_FOUND,
