@@ -59,6 +59,23 @@ export class ClickRouter {
     return withRecordMerchant(route, record);
   }
 
+  /**
+   * The engine's full decision (with its trace) for a visitor, from the same input the click
+   * path memoises: what a link preview shows beside the route. Not memoised (traces are big
+   * and previews rare); null where no decision runs (passthrough, no visitor context).
+   */
+  trace(
+    record: LinkRoutingRecord,
+    creator: CreatorEdgeProfile,
+    visitor: VisitorContext | null,
+    merchant: MerchantProfile | null,
+    fx: FxSnapshot,
+    nowMs: number,
+  ): RoutingDecision['trace'] | null {
+    if (record.passthrough || visitor === null) return null;
+    return decideRoute(this.inputFor(record, merchant, creator), visitor, fx, nowMs).trace;
+  }
+
   // Reusing the input object is what keeps the key cheap: its link part is computed per object.
   private inputFor(
     record: LinkRoutingRecord,

@@ -8,13 +8,21 @@ import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
 import { FxService } from '../fx/fx.service';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
+import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import { MerchantsService } from '../merchants/merchants.service';
+import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-types';
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
 import type { EdgeAnswer } from './edge-answer';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
 import { EdgeVisitor, readVisitor } from './visitor-context';
+
+/** What a link preview answers: the route a counted click takes, and the engine's trace. */
+export interface LinkPreview {
+  route: ClickRoute;
+  trace: RoutingTrace | null;
+}
 
 /** One visitor request to the edge, as either server front (Fastify or raw node:http) reads it. */
 export interface EdgeRequest {
@@ -79,6 +87,26 @@ export class RedirectHandler {
     return answerFor(admission, record, route);
   }
 
+  /**
+   * Where a counted click of this visitor would go now, through the click path's own steps
+   * (link record, creator profile, memoised route) and the engine's trace, but no admission:
+   * it counts no click and touches no window. Null for an unknown link or creator.
+   */
+  async preview(linkId: string, visitor: VisitorContext): Promise<LinkPreview | null> {
+    const found = this.records.find(linkId);
+    const record = found instanceof Promise ? await found : found;
+    if (record === null) return null;
+    const profile = this.creators.find(record.creatorId);
+    const creator = profile instanceof Promise ? await profile : profile;
+    if (creator === null) return null;
+    const nowMs = this.clock.nowMs();
+    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
+    const edge: EdgeVisitor = { isBot: false, visitor };
+    const route = this.routeFor(record, creator, edge, fx, nowMs);
+    const trace = this.router.trace(record, creator, visitor, this.merchantOf(record), fx, nowMs);
+    return { route, trace };
+  }
+
   private visitorOf(request: EdgeRequest): EdgeVisitor {
     return readVisitor(
       {
@@ -98,11 +126,13 @@ export class RedirectHandler {
     fx: FxSnapshot,
     nowMs: number,
   ): ClickRoute {
-    const merchant =
-      record.merchantId === null
-        ? null
-        : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
-    return this.router.route(record, creator, edge.visitor, merchant, fx, nowMs);
+    return this.router.route(record, creator, edge.visitor, this.merchantOf(record), fx, nowMs);
+  }
+
+  private merchantOf(record: LinkRoutingRecord): MerchantProfile | null {
+    return record.merchantId === null
+      ? null
+      : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
   }
 }
 

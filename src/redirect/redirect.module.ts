@@ -7,6 +7,8 @@ import { FxModule } from '../fx/fx.module';
 import { LinksModule } from '../links/links.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { CreatorEdgeProfilesService } from './creator-edge-profiles.service';
+import { LinkPreviewController } from './link-preview.controller';
+import { LinkPreviewService } from './link-preview.service';
 import { LinkRecordsService } from './link-records.service';
 import { RedirectHandler } from './redirect.handler';
 
@@ -20,7 +22,8 @@ import { RedirectHandler } from './redirect.handler';
     CreatorsModule,
     NetworksModule,
   ],
-  providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler],
+  controllers: [LinkPreviewController],
+  providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler, LinkPreviewService],
   exports: [RedirectHandler, LinkRecordsService],
 })
 export class RedirectModule {}

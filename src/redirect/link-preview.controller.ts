@@ -1,0 +1,42 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, Caller } from '../common/access/access.decorators';
+import { ApiEnvelopedOk } from '../common/api-response.decorator';
+import { LinkPreviewQuery } from './dto/link-preview.query';
+import { LinkPreviewEnvelope, LinkPreviewMarketsResponse } from './link-preview.response';
+import { LinkPreviewService } from './link-preview.service';
+
+@ApiTags('links')
+@ApiBearerAuth()
+@Controller('links/:id/preview')
+export class LinkPreviewController {
+  constructor(private readonly previews: LinkPreviewService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Where a visitor of this country and device is sent now, with the routing trace',
+    description:
+      'Answered by the redirect’s own code path; counts no click and touches no edge limit. ' +
+      'A visitor over an edge limit or past a Free quota would get the original URL instead.',
+  })
+  @ApiEnvelopedOk(LinkPreviewEnvelope)
+  preview(
+    @Caller() caller: AuthContext,
+    @Param('id') id: string,
+    @Query() query: LinkPreviewQuery,
+  ): Promise<LinkPreviewEnvelope> {
+    return this.previews.preview(caller, id, query.country ?? null, query.device ?? 'desktop');
+  }
+
+  @Get('markets')
+  @ApiOperation({
+    summary: "The preview for every market the merchant serves plus the link's own, per device",
+  })
+  @ApiEnvelopedOk(LinkPreviewMarketsResponse)
+  markets(
+    @Caller() caller: AuthContext,
+    @Param('id') id: string,
+  ): Promise<LinkPreviewMarketsResponse> {
+    return this.previews.markets(caller, id);
+  }
+}
