@@ -27,6 +27,7 @@ const PURE_CODE = [
   'src/redirect/visitor-context.ts',
   'src/redirect/user-agent.ts',
   'src/redirect/click-router.ts',
+  'src/redirect/forward-visitor-query.ts',
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

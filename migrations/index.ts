@@ -6,6 +6,8 @@ import { Clicks1764000000000 } from './1764000000000-clicks';
 import { SerialisedLinkUrls1764100000000 } from './1764100000000-serialised-link-urls';
 import { PlanCapabilities1764150000000 } from './1764150000000-plan-capabilities';
 import { RecordEnvironments1764200000000 } from './1764200000000-record-environments';
+import { LinkForwardQuery1764300000000 } from './1764300000000-link-forward-query';
+import { Webhooks1764250000000 } from './1764250000000-webhooks';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   SerialisedLinkUrls1764100000000,
   PlanCapabilities1764150000000,
   RecordEnvironments1764200000000,
+  Webhooks1764250000000,
+  LinkForwardQuery1764300000000,
 ];

@@ -93,6 +93,7 @@ export class LinkBuilderService {
       utmOverride: request.utmOverride ? { ...request.utmOverride } : null,
       groupId: request.groupId ?? null,
       notes: request.notes ?? null,
+      forwardQuery: request.forwardQuery ?? false,
       visitorCountry: request.visitorCountry ?? null,
       deviceType: request.deviceType ?? null,
       outcome: decision.outcome,

@@ -32,6 +32,7 @@ export class LinkEditor {
     if (changes.category !== undefined) link.category = changes.category;
     if (changes.groupId !== undefined) link.groupId = changes.groupId;
     if (changes.notes !== undefined) link.notes = changes.notes;
+    if (changes.forwardQuery !== undefined) link.forwardQuery = changes.forwardQuery;
     if (changes.utmOverride !== undefined) {
       link.utmOverride = changes.utmOverride === null ? null : { ...changes.utmOverride };
     }

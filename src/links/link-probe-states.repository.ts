@@ -1,3 +1,4 @@
+import type { KeyEnvironment } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -9,6 +10,14 @@ export interface ProbeOutcome {
   healthStatus: Exclude<HealthStatus, 'unknown'>;
   /** When the probe started; stored as deepLinkCheckedAt and lastHealthCheckAt. */
   checkedAt: Date;
+}
+
+/** A stored probe result: whose link it is and the statuses it replaced. */
+export interface RecordedProbeChange {
+  creatorId: string;
+  environment: KeyEnvironment;
+  previousDeepLinkStatus: DeepLinkStatus;
+  previousHealthStatus: HealthStatus;
 }
 
 /** What a re-probe needs of a link. */
@@ -41,18 +50,27 @@ export class LinkProbeStatesRepository {
   /**
    * Writes both probe results on a live link. A result older than the one stored is
    * dropped, so of two overlapping probes of a link the one started last wins.
-   * Returns false when nothing was written (link gone, soft-deleted or newer result).
+   * Returns what was stored before (for link.health_changed), or null when nothing was
+   * written (link gone, soft-deleted or newer result).
    */
-  async recordOutcome(linkId: string, outcome: ProbeOutcome): Promise<boolean> {
-    const [, updatedCount] = await this.links.manager.query<[unknown[], number]>(
-      `UPDATE links
+  async recordOutcome(linkId: string, outcome: ProbeOutcome): Promise<RecordedProbeChange | null> {
+    const [rows] = await this.links.manager.query<[RecordedProbeChange[], number]>(
+      `WITH previous AS (
+         SELECT id, deep_link_status, health_status FROM links
+          WHERE id = $1 AND deleted_at IS NULL
+            AND (deep_link_checked_at IS NULL OR deep_link_checked_at <= $4)
+          FOR UPDATE)
+       UPDATE links
           SET deep_link_status = $2, deep_link_checked_at = $4,
               health_status = $3, last_health_check_at = $4
-        WHERE id = $1 AND deleted_at IS NULL
-          AND (deep_link_checked_at IS NULL OR deep_link_checked_at <= $4)`,
+         FROM previous
+        WHERE links.id = previous.id
+       RETURNING links.creator_id AS "creatorId", links.environment,
+                 previous.deep_link_status AS "previousDeepLinkStatus",
+                 previous.health_status AS "previousHealthStatus"`,
       [linkId, outcome.deepLinkStatus, outcome.healthStatus, outcome.checkedAt],
     );
-    return updatedCount > 0;
+    return rows[0] ?? null;
   }
 
   /**

@@ -34,6 +34,8 @@ export interface LinkRoutingRecord {
   category: ProductCategory | null;
   networkOverride: NetworkOverridePin | null;
   utmOverride: UtmOverride | null;
+  /** Visitors' query parameters go on to the destination (redirect/forward-visitor-query.ts). */
+  forwardQuery: boolean;
   probes: LinkProbes;
   stored: {
     routedUrl: string;
@@ -70,6 +72,7 @@ export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
               : {}),
           },
     utmOverride: link.utmOverride,
+    forwardQuery: link.forwardQuery,
     probes: { deepLinkStatus: link.deepLinkStatus, healthStatus: link.healthStatus },
     stored: {
       routedUrl: link.routedUrl,

@@ -93,6 +93,10 @@ export class LinkEntity {
   @Column({ type: 'varchar', length: 1000, nullable: true })
   notes: string | null;
 
+  /** Visitors' query parameters are appended to the destination (never the tracking ones). */
+  @Column({ name: 'forward_query', type: 'boolean', default: false })
+  forwardQuery: boolean;
+
   /** The visitor context the link was routed for at creation. */
   @Column({ name: 'visitor_country', type: 'char', length: 2, nullable: true })
   visitorCountry: string | null;

@@ -63,6 +63,7 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     deepLinkStatus: link.deepLinkStatus,
     lastHealthCheckAt: link.lastHealthCheckAt?.toISOString() ?? null,
     notes: link.notes,
+    forwardQuery: link.forwardQuery,
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
   };

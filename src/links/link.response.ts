@@ -81,6 +81,10 @@ export class LinkResponse extends LinkSummaryResponse {
   lastHealthCheckAt: string | null;
   @ApiProperty({ type: String, nullable: true, description: '[G] private notes' })
   notes: string | null;
+  @ApiProperty({
+    description: "The visitor's query parameters are appended to the destination (README: Query forwarding)",
+  })
+  forwardQuery: boolean;
   @ApiProperty({ enum: ['routed', 'fallback', 'passthrough'], description: 'Outcome at creation' })
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })

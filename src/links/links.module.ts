@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
 import { RoutingModule } from '../routing/routing.module';
 import { LinkBuilderService } from './link-builder.service';
 import { LinkEntity } from './link.entity';
@@ -11,7 +12,7 @@ import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkEntity]), RoutingModule],
+  imports: [TypeOrmModule.forFeature([LinkEntity]), RoutingModule, EventsModule],
   controllers: [LinksController],
   providers: [
     LinksRepository,

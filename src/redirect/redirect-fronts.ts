@@ -108,8 +108,11 @@ export class RedirectFronts {
 
   /** Edge headers are believed only from a trusted proxy; the client is TRUST_PROXY's. */
   private edgeRequest(linkId: string, request: IncomingMessage, clientIp: string): EdgeRequest {
+    const url = request.url ?? '';
+    const queryStart = url.indexOf('?');
     return {
       linkId,
+      query: queryStart === -1 ? '' : url.slice(queryStart + 1),
       isHead: request.method === 'HEAD',
       headers: request.headers,
       isFromTrustedProxy: this.options.isTrusted(request.socket.remoteAddress ?? '', 0),

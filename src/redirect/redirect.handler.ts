@@ -14,6 +14,7 @@ import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-typ
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
 import type { EdgeAnswer } from './edge-answer';
+import { forwardVisitorQuery } from './forward-visitor-query';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
 import { EdgeVisitor, readVisitor } from './visitor-context';
@@ -27,6 +28,8 @@ export interface LinkPreview {
 /** One visitor request to the edge, as either server front (Fastify or raw node:http) reads it. */
 export interface EdgeRequest {
   linkId: string;
+  /** The query string of /r/:id?…, without `?`; '' when none (forwarded when the link asks). */
+  query: string;
   isHead: boolean;
   headers: IncomingHttpHeaders;
   /** The TCP peer is a trusted proxy: only then are the edge headers believed. */
@@ -65,7 +68,9 @@ export class RedirectHandler {
     if (record === null) return NOT_FOUND;
 
     const edge = this.visitorOf(request);
-    if (edge.isBot) return { kind: 'redirect', location: record.originalUrl };
+    if (edge.isBot) {
+      return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };
+    }
 
     const profile = this.creators.find(record.creatorId);
     const creator = profile instanceof Promise ? await profile : profile;
@@ -84,7 +89,7 @@ export class RedirectHandler {
       nowMs,
     );
 
-    return answerFor(admission, record, route);
+    return answerFor(admission, record, route, request);
   }
 
   /**
@@ -167,25 +172,33 @@ function answerFor(
   admission: ClickAdmission,
   record: LinkRoutingRecord,
   route: ClickRoute,
+  request: EdgeRequest,
 ): EdgeAnswer {
   switch (admission) {
     case 'counted':
     case 'unrecorded':
-      return { kind: 'redirect', location: route.url };
+      return { kind: 'redirect', location: forwardedTo(record, request, route.url) };
     case 'quota_exhausted':
       // A Free creator at its quota: the visitor still gets the product, uncounted.
-      return { kind: 'redirect', location: record.originalUrl };
+      return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };
     case 'ip_limited':
     case 'creator_limited':
       return {
         kind: 'too_many_requests',
-        location: record.originalUrl,
+        location: forwardedTo(record, request, record.originalUrl),
         retryAfterSeconds: EDGE_WINDOW_MS / 1000,
       };
   }
 }
 
 const NOT_FOUND: EdgeAnswer = { kind: 'not_found' };
+
+/** The destination, with the visitor's query when the link forwards it (README). */
+function forwardedTo(record: LinkRoutingRecord, request: EdgeRequest, destination: string): string {
+  return record.forwardQuery && request.query !== ''
+    ? forwardVisitorQuery(destination, request.query)
+    : destination;
+}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -78,6 +78,7 @@ describe('Links (e2e)', () => {
         deepLinkStatus: 'unchecked',
         lastHealthCheckAt: null,
         notes: null,
+        forwardQuery: false,
         outcome: 'routed',
         crcTrace: expect.objectContaining({
           winner: expect.objectContaining({

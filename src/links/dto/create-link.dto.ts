@@ -82,4 +82,14 @@ export class CreateLinkDto extends RouteFieldsDto {
   @IsString()
   @MaxLength(1000)
   notes?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
+      "network's tracking parameters and those the destination already sets (README: Query forwarding)",
+  })
+  @IsOptional()
+  @IsBoolean()
+  forwardQuery?: boolean;
 }

@@ -51,8 +51,8 @@ export class UpdateLinkDto {
   passthroughReason?: string;
 
   @ApiPropertyOptional({
-    oneOf: [{ type: 'string', enum: [...NETWORK_IDS] }, { type: 'object' }],
-    nullable: true,
+    // OpenAPI 3.0 has no null type: null is the nullable string branch's value.
+    oneOf: [{ type: 'string', enum: [...NETWORK_IDS, null], nullable: true }, { type: 'object' }],
     description: 'A network id (or {networkId, expiresAt?, reason?}); null removes the pin',
   })
   @IsOptional()
@@ -87,4 +87,13 @@ export class UpdateLinkDto {
   @IsString()
   @MaxLength(1000)
   notes?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
+      "network's tracking parameters and those the destination already sets (README: Query forwarding)",
+  })
+  @IsOptional()
+  @IsBoolean()
+  forwardQuery?: boolean;
 }

@@ -1,0 +1,69 @@
+import * as fc from 'fast-check';
+import { forwardVisitorQuery, PROTECTED_QUERY_PARAMS } from './forward-visitor-query';
+
+const ROUTED =
+  'https://www.amazon.com/dp/B0BDHWDR12?tag=creator-20&utm_source=linkpilot&utm_medium=affiliate';
+
+describe('PROTECTED_QUERY_PARAMS', () => {
+  it('should be the tracking parameters the README lists (update both together)', () => {
+    expect([...PROTECTED_QUERY_PARAMS].sort()).toEqual(
+      [
+        'aff_id',
+        'aff_sub',
+        'affid',
+        'affiliate',
+        'affiliate_id',
+        'awc',
+        'cjdata',
+        'cjevent',
+        'clickref',
+        'cuelinks_subid',
+        'irclickid',
+        'irgwc',
+        'scid',
+        'tag',
+        'utm_source',
+      ].sort(),
+    );
+  });
+});
+
+describe(forwardVisitorQuery.name, () => {
+  it.each([
+    ['nothing to forward', '', ROUTED],
+    ['a new parameter, appended', 'ref_campaign=spring', `${ROUTED}&ref_campaign=spring`],
+    ['the affiliate tag, never', 'tag=thief-20', ROUTED],
+    ['the affiliate tag in another case, never', 'TAG=thief-20', ROUTED],
+    ['another network’s tracking parameter, never', 'awc=thief&irclickid=x', ROUTED],
+    ['a parameter the destination sets, never', 'utm_source=thief', ROUTED],
+    ['a mix: only the new one', 'tag=x&color=red&utm_medium=y', `${ROUTED}&color=red`],
+    ['an encoded value, kept encoded', 'q=caf%C3%A9+latte', `${ROUTED}&q=caf%C3%A9+latte`],
+    ['an empty name, dropped', '=x&a=1', `${ROUTED}&a=1`],
+  ])('should forward %s', (_name, query, expected) => {
+    expect(forwardVisitorQuery(ROUTED, query)).toBe(expected);
+  });
+
+  it('should append to a destination without a query, before its fragment', () => {
+    expect(forwardVisitorQuery('https://shop.example/p/1#reviews', 'a=1')).toBe(
+      'https://shop.example/p/1?a=1#reviews',
+    );
+  });
+
+  it('should never change a parameter the destination sets, nor add a protected one, for any visitor query', () => {
+    fc.assert(
+      fc.property(fc.string(), (query) => {
+        const forwarded = new URL(forwardVisitorQuery(ROUTED, query));
+        const routed = new URL(ROUTED);
+        for (const [name, value] of routed.searchParams) {
+          expect(forwarded.searchParams.getAll(name)).toEqual([value]);
+        }
+        for (const name of forwarded.searchParams.keys()) {
+          if (!routed.searchParams.has(name)) {
+            expect(PROTECTED_QUERY_PARAMS.has(name.toLowerCase())).toBe(false);
+          }
+        }
+        expect(forwarded.href.startsWith(ROUTED)).toBe(true);
+      }),
+    );
+  });
+});
