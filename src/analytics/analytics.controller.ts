@@ -7,6 +7,8 @@ import { AnalyticsService } from './analytics.service';
 import { ClickListResponse } from './click.response';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ListClicksQuery } from './dto/list-clicks.query';
+import { TimeseriesQuery } from './dto/timeseries.query';
+import { TimeseriesResponse } from './timeseries.response';
 
 @ApiTags('analytics')
 @ApiBearerAuth()
@@ -27,6 +29,21 @@ export class AnalyticsController {
     @Query() query: ListClicksQuery,
   ): Promise<ClickListResponse> {
     return this.analytics.listClicks(caller, query);
+  }
+
+  @Get('timeseries')
+  @ApiOperation({
+    summary: "The caller's clicks per UTC hour or day, zero-filled, optionally per group",
+    description:
+      '`from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); ' +
+      'at most 1,000 buckets, a longer range is a 400 naming the limit.',
+  })
+  @ApiEnvelopedOk(TimeseriesResponse)
+  timeseries(
+    @Caller() caller: AuthContext,
+    @Query() query: TimeseriesQuery,
+  ): Promise<TimeseriesResponse> {
+    return this.analytics.timeseries(caller, query);
   }
 
   @Get('summary')

@@ -1,3 +1,13 @@
+import { normaliseLinkId } from '../common/ids';
+import { TimeseriesQuery } from './dto/timeseries.query';
+import {
+  bucketCountOf,
+  bucketStartsOf,
+  MAX_TIMESERIES_BUCKETS,
+  timeseriesPeriodOf,
+  zeroFilledSeries,
+} from './time-buckets';
+import { TimeseriesResponse } from './timeseries.response';
 import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
@@ -71,6 +81,33 @@ export class AnalyticsService {
       })),
       byPreset: aggregates.byPreset.map(({ key, clicks }) => ({ preset: key, clicks })),
     };
+  }
+
+  /**
+   * Clicks per UTC hour or day, zero-filled, optionally one series per group; at most
+   * MAX_TIMESERIES_BUCKETS buckets (400 beyond, naming the limit).
+   */
+  async timeseries(scope: RecordScope, query: TimeseriesQuery): Promise<TimeseriesResponse> {
+    const interval = query.interval ?? 'day';
+    const groupBy = query.groupBy ?? 'none';
+    const { from, to } = timeseriesPeriodOf(interval, query, this.clock.nowMs());
+    if (from > to) throw invalidField('from', `from (${from}) must be on or before to (${to})`);
+    const buckets = bucketCountOf(interval, from, to);
+    if (buckets > MAX_TIMESERIES_BUCKETS) {
+      throw invalidField(
+        'to',
+        `a time series has at most ${MAX_TIMESERIES_BUCKETS} buckets; ${from} to ${to} by ${interval} is ${buckets}`,
+      );
+    }
+    const counts = await this.clicks.countPerBucket(
+      scope,
+      interval,
+      periodRangeOf({ periodStart: from, periodEnd: to }),
+      query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId),
+      groupBy,
+    );
+    const series = zeroFilledSeries(bucketStartsOf(interval, from, to), counts, groupBy !== 'none');
+    return { interval, from, to, groupBy, series };
   }
 
   /** Removes the scope's test clicks (the sandbox reset); answers how many there were. */

@@ -1,3 +1,5 @@
+import type { TimeseriesGroup } from './dto/timeseries.query';
+import type { BucketCount, TimeseriesInterval } from './time-buckets';
 import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -77,6 +79,15 @@ const AGGREGATE_SQL = `
    ORDER BY grouping_mask, clicks DESC,
             merchant_id ASC NULLS LAST, network_id ASC NULLS LAST, preset ASC`;
 
+/** The column each time-series grouping counts by (fixed SQL, never from the request). */
+const GROUP_COLUMNS: Record<TimeseriesGroup, string | null> = {
+  none: null,
+  country: 'visitor_country',
+  device: 'device_class',
+  network: 'network_id',
+  outcome: 'outcome',
+};
+
 @Injectable()
 export class ClicksRepository {
   constructor(@InjectRepository(ClickEntity) private readonly clicks: Repository<ClickEntity>) {}
@@ -139,6 +150,35 @@ export class ClicksRepository {
       // preset is NOT NULL, so a per-preset row always names one.
       byPreset: groupsOf(GROUPED_BY_PRESET, (row) => row.preset as RoutingPresetId),
     };
+  }
+
+  /**
+   * Clicks per UTC bucket (and group) of the scope in a range: one statement on the
+   * creator-environment-time index. `groupColumn` is one of GROUP_COLUMNS, never user text.
+   */
+  async countPerBucket(
+    scope: RecordScope,
+    interval: TimeseriesInterval,
+    range: Required<InstantRange>,
+    linkId: string | null,
+    groupBy: TimeseriesGroup,
+  ): Promise<BucketCount[]> {
+    const groupColumn = GROUP_COLUMNS[groupBy];
+    const rows: { bucket: Date; key: string | null; clicks: number }[] = await this.clicks.query(
+      `SELECT date_trunc('${interval}', clicked_at, 'UTC') AS bucket,
+              ${groupColumn === null ? 'NULL' : `${groupColumn}::text`} AS key,
+              count(*)::int AS clicks
+         FROM clicks
+        WHERE creator_id = $1 AND environment = $2 AND clicked_at >= $3 AND clicked_at < $4
+          AND ($5::varchar IS NULL OR link_id = $5)
+        GROUP BY 1, 2`,
+      [scope.creatorId, scope.environment, range.fromInclusive, range.toExclusive, linkId],
+    );
+    return rows.map((row) => ({
+      startMs: new Date(row.bucket).getTime(),
+      key: row.key === null ? null : row.key.trim(),
+      clicks: row.clicks,
+    }));
   }
 
   /**

@@ -1,0 +1,84 @@
+// Time-series buckets in UTC: plain data in and out (analytics/timeseries).
+import { startOfDay, startOfNextDay, utcDateOf } from './analytics-dates';
+
+export const TIMESERIES_INTERVALS = ['hour', 'day'] as const;
+export type TimeseriesInterval = (typeof TIMESERIES_INTERVALS)[number];
+
+/** One answer holds at most this many buckets per series; a longer range is a 400. */
+export const MAX_TIMESERIES_BUCKETS = 1_000;
+
+const INTERVAL_MS: Record<TimeseriesInterval, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/**
+ * The range asked for, in whole UTC days (both ends inclusive): by default the last 30 days
+ * for `day` and the last 2 days for `hour`, ending today; a missing start counts back from
+ * the end the same way.
+ */
+export function timeseriesPeriodOf(
+  interval: TimeseriesInterval,
+  requested: { from?: string; to?: string },
+  nowMs: number,
+): { from: string; to: string } {
+  const to = requested.to ?? utcDateOf(nowMs);
+  const defaultDays = interval === 'day' ? 30 : 2;
+  const from =
+    requested.from ?? utcDateOf(startOfDay(to).getTime() - (defaultDays - 1) * INTERVAL_MS.day);
+  return { from, to };
+}
+
+/** The start (ms) of every bucket of the inclusive day range, oldest first. */
+export function bucketStartsOf(interval: TimeseriesInterval, from: string, to: string): number[] {
+  const starts: number[] = [];
+  const end = startOfNextDay(to).getTime();
+  for (let start = startOfDay(from).getTime(); start < end; start += INTERVAL_MS[interval]) {
+    starts.push(start);
+  }
+  return starts;
+}
+
+/** How many buckets the range has, without building them (to refuse a range early). */
+export function bucketCountOf(interval: TimeseriesInterval, from: string, to: string): number {
+  const span = startOfNextDay(to).getTime() - startOfDay(from).getTime();
+  return Math.max(0, Math.ceil(span / INTERVAL_MS[interval]));
+}
+
+export interface BucketCount {
+  /** Start of the bucket, ms since the epoch. */
+  startMs: number;
+  /** The group's value (country, device, ...), null for none or unknown. */
+  key: string | null;
+  clicks: number;
+}
+
+export interface Series {
+  key: string | null;
+  buckets: { start: string; clicks: number }[];
+}
+
+/**
+ * One zero-filled series per group key seen (one series, key null, with no grouping or no
+ * clicks), keys in ascending order with null last, buckets oldest first.
+ */
+export function zeroFilledSeries(
+  starts: readonly number[],
+  counts: readonly BucketCount[],
+  grouped: boolean,
+): Series[] {
+  const byKey = new Map<string | null, Map<number, number>>();
+  if (!grouped || counts.length === 0) byKey.set(null, new Map());
+  for (const { startMs, key, clicks } of counts) {
+    const seriesKey = grouped ? key : null;
+    const buckets = byKey.get(seriesKey) ?? new Map<number, number>();
+    buckets.set(startMs, (buckets.get(startMs) ?? 0) + clicks);
+    byKey.set(seriesKey, buckets);
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))
+    .map(([key, buckets]) => ({
+      key,
+      buckets: starts.map((startMs) => ({
+        start: new Date(startMs).toISOString(),
+        clicks: buckets.get(startMs) ?? 0,
+      })),
+    }));
+}

@@ -1,0 +1,28 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { TIMESERIES_GROUPS, TimeseriesGroup } from './dto/timeseries.query';
+import { TIMESERIES_INTERVALS, TimeseriesInterval } from './time-buckets';
+
+export class TimeseriesBucketResponse {
+  @ApiProperty({ format: 'date-time', description: 'Start of the bucket, UTC' }) start: string;
+  @ApiProperty({ minimum: 0 }) clicks: number;
+}
+
+export class TimeseriesSeriesResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network)',
+  })
+  key: string | null;
+  @ApiProperty({ type: [TimeseriesBucketResponse], description: 'Zero-filled, oldest first' })
+  buckets: TimeseriesBucketResponse[];
+}
+
+export class TimeseriesResponse {
+  @ApiProperty({ enum: TIMESERIES_INTERVALS }) interval: TimeseriesInterval;
+  @ApiProperty({ format: 'date' }) from: string;
+  @ApiProperty({ format: 'date' }) to: string;
+  @ApiProperty({ enum: TIMESERIES_GROUPS }) groupBy: TimeseriesGroup;
+  @ApiProperty({ type: [TimeseriesSeriesResponse] }) series: TimeseriesSeriesResponse[];
+}

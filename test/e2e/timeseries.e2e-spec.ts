@@ -1,0 +1,107 @@
+import { ulid } from 'ulid';
+import { insertClicks } from '../factories/click.factory';
+import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
+import { ApiClient, createApiClient } from '../support/api-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('Analytics time series (e2e)', () => {
+  let t: TestApp;
+  let creator: TestCreator;
+  let api: ApiClient;
+  const linkA = ulid();
+  const linkB = ulid();
+
+  beforeAll(async () => {
+    t = await startTestApp({ PROBES_ENABLED: 'false', CLICK_CONSUMER_ENABLED: 'false' });
+    creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    api = createApiClient(t, creator);
+    await insertClicks(t.app, creator.creatorId, [
+      { clickedAt: '2026-03-01T00:00:00.000Z', linkId: linkA, visitorCountry: 'US' },
+      { clickedAt: '2026-03-01T10:30:00.000Z', linkId: linkA, visitorCountry: 'US' },
+      { clickedAt: '2026-03-01T10:45:00.000Z', linkId: linkB, visitorCountry: 'IN' },
+      { clickedAt: '2026-03-03T23:59:59.999Z', linkId: linkB, visitorCountry: null },
+      { clickedAt: '2026-03-04T00:00:00.000Z', linkId: linkA, visitorCountry: 'GB' },
+      // Outside every range asked below.
+      { clickedAt: '2026-02-28T23:59:59.999Z', linkId: linkA, visitorCountry: 'US' },
+      // A test click: never in the live series.
+      { clickedAt: '2026-03-02T12:00:00.000Z', linkId: linkA, environment: 'test' },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const series = async (query: string) =>
+    (await api.get(`/v1/analytics/timeseries?${query}`).expect(200)).body.data as {
+      series: { key: string | null; buckets: { start: string; clicks: number }[] }[];
+    };
+  const clicksListed = async (query: string): Promise<number> =>
+    (await api.get(`/v1/analytics/clicks?${query}`).expect(200)).body.data.pagination
+      .total as number;
+
+  it('should count clicks per UTC day, zero-filled, summing to the clicks list', async () => {
+    const answer = await series('interval=day&from=2026-03-01&to=2026-03-05');
+
+    expect(answer).toMatchObject({
+      interval: 'day',
+      from: '2026-03-01',
+      to: '2026-03-05',
+      groupBy: 'none',
+    });
+    expect(answer.series).toEqual([
+      {
+        key: null,
+        buckets: [
+          { start: '2026-03-01T00:00:00.000Z', clicks: 3 },
+          { start: '2026-03-02T00:00:00.000Z', clicks: 0 },
+          { start: '2026-03-03T00:00:00.000Z', clicks: 1 },
+          { start: '2026-03-04T00:00:00.000Z', clicks: 1 },
+          { start: '2026-03-05T00:00:00.000Z', clicks: 0 },
+        ],
+      },
+    ]);
+    const total = answer.series[0].buckets.reduce((sum, bucket) => sum + bucket.clicks, 0);
+    expect(total).toBe(await clicksListed('from=2026-03-01&to=2026-03-05'));
+  });
+
+  it('should count per hour, one series per country, and filter by link', async () => {
+    const byHour = await series('interval=hour&from=2026-03-01&to=2026-03-01&groupBy=country');
+    const perKey = byHour.series.map((s) => [
+      s.key,
+      s.buckets.filter((b) => b.clicks > 0).map((b) => [b.start.slice(11, 13), b.clicks]),
+    ]);
+    expect(perKey).toEqual([
+      ['IN', [['10', 1]]],
+      [
+        'US',
+        [
+          ['00', 1],
+          ['10', 1],
+        ],
+      ],
+    ]);
+    expect(byHour.series[0].buckets).toHaveLength(24);
+
+    const oneLink = await series(`interval=day&from=2026-03-01&to=2026-03-04&linkId=${linkB}`);
+    expect(oneLink.series[0].buckets.map((b) => b.clicks)).toEqual([1, 0, 1, 0]);
+  });
+
+  it('should refuse more than 1,000 buckets with 400 naming the limit', async () => {
+    const response = await api.get(
+      '/v1/analytics/timeseries?interval=hour&from=2026-01-01&to=2026-03-01',
+    );
+
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.to[0]).toContain('at most 1000 buckets');
+  });
+
+  it.each([
+    ['interval=week', 'interval'],
+    ['groupBy=city', 'groupBy'],
+    ['from=2026-02-30', 'from'],
+    ['from=2026-03-05&to=2026-03-01', 'from'],
+  ])('should refuse %s with 400 naming %s', async (query, field) => {
+    const response = await api.get(`/v1/analytics/timeseries?${query}`);
+
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.error.details)).toEqual([field]);
+  });
+});
