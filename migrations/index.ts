@@ -7,6 +7,7 @@ import { SerialisedLinkUrls1764100000000 } from './1764100000000-serialised-link
 import { PlanCapabilities1764150000000 } from './1764150000000-plan-capabilities';
 import { RecordEnvironments1764200000000 } from './1764200000000-record-environments';
 import { LinkForwardQuery1764300000000 } from './1764300000000-link-forward-query';
+import { ExcludedHits1764350000000 } from './1764350000000-excluded-hits';
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   RecordEnvironments1764200000000,
   Webhooks1764250000000,
   LinkForwardQuery1764300000000,
+  ExcludedHits1764350000000,
 ];

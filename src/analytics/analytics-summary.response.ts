@@ -1,3 +1,5 @@
+import type { ExcludedHitReason } from './excluded-hits';
+import { ExcludedHitsResponse, RevenueNotEarnedResponse } from './link-analytics.response';
 import { ApiProperty } from '@nestjs/swagger';
 import { NETWORK_IDS, NetworkId } from '../networks/network-ids';
 import { ROUTING_PRESET_IDS } from '../routing/engine/routing-types';
@@ -54,6 +56,17 @@ export class AnalyticsSummaryResponse {
   averageConfidence: number;
   @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of all clicks; 0 with no clicks' })
   averageNormalizedEpcUsd: number;
+  @ApiProperty({
+    type: ExcludedHitsResponse,
+    description: 'Beyond [S]: hits served but not counted in the period, by reason',
+  })
+  excludedHits: Record<ExcludedHitReason, number>;
+  @ApiProperty({
+    type: RevenueNotEarnedResponse,
+    description:
+      'Beyond [S], USD: what the rate-limited and over-quota visitors would have earned (their routes’ normalised EPC, summed)',
+  })
+  revenueNotEarnedUsd: RevenueNotEarnedResponse;
   @ApiProperty({ type: [MerchantBreakdownResponse] }) byMerchant: MerchantBreakdownResponse[];
   @ApiProperty({
     type: [NetworkBreakdownResponse],

@@ -5,11 +5,12 @@ import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';
+import { ExcludedHitsRepository } from './excluded-hits.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
   controllers: [AnalyticsController],
-  providers: [ClicksRepository, AnalyticsService],
+  providers: [ClicksRepository, ExcludedHitsRepository, AnalyticsService],
   exports: [AnalyticsService],
 })
 export class AnalyticsModule {}

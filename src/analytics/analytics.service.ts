@@ -1,3 +1,5 @@
+import { ExcludedHitsRepository } from './excluded-hits.repository';
+import { LinkAnalyticsResponse } from './link-analytics.response';
 import { normaliseLinkId } from '../common/ids';
 import { TimeseriesQuery } from './dto/timeseries.query';
 import {
@@ -38,6 +40,7 @@ import { ListClicksQuery } from './dto/list-clicks.query';
 export class AnalyticsService {
   constructor(
     private readonly clicks: ClicksRepository,
+    private readonly excludedHits: ExcludedHitsRepository,
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
   ) {}
@@ -64,10 +67,14 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
     const period = this.checkedPeriod(query);
-    const aggregates = await this.clicks.aggregateInScope(scope, periodRangeOf(period));
+    const [aggregates, ledger] = await Promise.all([
+      this.clicks.aggregateInScope(scope, periodRangeOf(period)),
+      this.excludedHits.totals(scope, period, null),
+    ]);
     return {
       ...period,
       ...aggregates.totals,
+      ...ledger,
       byMerchant: aggregates.byMerchant.map(({ key, clicks, averageEpcUsd }) => ({
         merchantId: key,
         merchantDisplayName: this.displayNameOf(key),
@@ -111,8 +118,26 @@ export class AnalyticsService {
   }
 
   /** Removes the scope's test clicks (the sandbox reset); answers how many there were. */
-  purgeTestClicks(scope: RecordScope): Promise<number> {
+  async purgeTestClicks(scope: RecordScope): Promise<number> {
+    await this.excludedHits.purgeTestScope(scope);
     return this.clicks.purgeTestScope(scope);
+  }
+
+  /**
+   * One link's period (the summary's period rules): counted clicks and the excluded-hit
+   * ledger. The caller has checked the link is the scope's (links owns that).
+   */
+  async linkReport(
+    scope: RecordScope,
+    linkId: string,
+    query: AnalyticsSummaryQuery,
+  ): Promise<LinkAnalyticsResponse> {
+    const period = this.checkedPeriod(query);
+    const [clicks, ledger] = await Promise.all([
+      this.clicks.countForLink(scope, linkId, periodRangeOf(period)),
+      this.excludedHits.totals(scope, period, linkId),
+    ]);
+    return { linkId, ...period, clicks, ...ledger };
   }
 
   /** The requested or default period, refused when reversed or longer than 366 days. */

@@ -4,11 +4,17 @@ import { ClickCountsService } from './click-counts.service';
 import { ClickEntity } from './click.entity';
 import { ClickPartitionsService } from './click-partitions.service';
 import { ClickStreamConsumer } from './click-stream.consumer';
+import { ExcludedHitsLedgerService } from './excluded-hits-ledger.service';
 
 /** The write side of analytics: click streams to the partitioned clicks table. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity])],
-  providers: [ClickStreamConsumer, ClickPartitionsService, ClickCountsService],
-  exports: [ClickStreamConsumer, ClickCountsService],
+  providers: [
+    ClickStreamConsumer,
+    ClickPartitionsService,
+    ClickCountsService,
+    ExcludedHitsLedgerService,
+  ],
+  exports: [ClickStreamConsumer, ClickCountsService, ExcludedHitsLedgerService],
 })
 export class ClickPipelineModule {}

@@ -181,6 +181,11 @@ export class ClicksRepository {
     }));
   }
 
+  /** Counted clicks of one link of the scope in a range. */
+  countForLink(scope: RecordScope, linkId: string, range: Required<InstantRange>): Promise<number> {
+    return this.filteredInScope(scope, { linkId, ...range }).getCount();
+  }
+
   /**
    * Removes every click of a test scope (the sandbox reset) and answers how many there were.
    * Refuses a live scope: live clicks are the bill's record.

@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { EventsModule } from '../events/events.module';
+import { MerchantsModule } from '../merchants/merchants.module';
 import { RoutingModule } from '../routing/routing.module';
+import { CommissionRateChangesService } from './commission-rate-changes.service';
+import { LinkAnalyticsController } from './link-analytics.controller';
 import { LinkBuilderService } from './link-builder.service';
 import { LinkEntity } from './link.entity';
 import { LinkEventsService } from './link-events.service';
@@ -12,8 +16,14 @@ import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkEntity]), RoutingModule, EventsModule],
-  controllers: [LinksController],
+  imports: [
+    TypeOrmModule.forFeature([LinkEntity]),
+    RoutingModule,
+    MerchantsModule,
+    EventsModule,
+    AnalyticsModule,
+  ],
+  controllers: [LinksController, LinkAnalyticsController],
   providers: [
     LinksRepository,
     LinkBuilderService,
@@ -21,7 +31,8 @@ import { LinksService } from './links.service';
     LinksService,
     LinkProbeStatesRepository,
     LinkProbeStatesService,
+    CommissionRateChangesService,
   ],
-  exports: [LinksService, LinkEventsService, LinkProbeStatesService],
+  exports: [LinksService, LinkEventsService, LinkProbeStatesService, CommissionRateChangesService],
 })
 export class LinksModule {}

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { EdgeAnswer } from './edge-answer';
 import { RedirectFronts } from './redirect-fronts';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
+import { AppMetrics } from '../metrics/app-metrics';
 
 /**
  * The raw front's own job, on a real server: which requests it answers and which it leaves
@@ -26,7 +27,11 @@ describe(RedirectFronts.name, () => {
   } as unknown as RedirectHandler;
 
   const start = async (options: { requireHttps: boolean }, fastifyOptions = {}) => {
-    front = new RedirectFronts({ ...options, isTrusted: (address) => address === '127.0.0.1' });
+    front = new RedirectFronts({
+      ...options,
+      isTrusted: (address) => address === '127.0.0.1',
+      metrics: new AppMetrics({ collectProcessMetrics: false }),
+    });
     server = front.createServer((_request, response) => {
       response.writeHead(299, { 'x-served-by': 'fastify' });
       response.end();

@@ -6,6 +6,7 @@ import { AppError } from '../common/errors/app-error';
 import { toErrorBody } from '../common/errors/all-exceptions.filter';
 import { newUlid } from '../common/ids';
 import type { TrustFunction } from '../common/http/trust-proxy';
+import type { AppMetrics } from '../metrics/app-metrics';
 import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
 
@@ -28,7 +29,13 @@ export class RedirectFronts {
   private readonly logger = new Logger('Redirect');
   private handler: RedirectHandler | null = null;
 
-  constructor(private readonly options: { requireHttps: boolean; isTrusted: TrustFunction }) {}
+  constructor(
+    private readonly options: {
+      requireHttps: boolean;
+      isTrusted: TrustFunction;
+      metrics: AppMetrics;
+    },
+  ) {}
 
   /** Fastify's `serverFactory`: a node:http server that sends plain clicks here first. */
   createServer(fastifyListener: RequestListener, fastifyOptions: Record<string, unknown>): Server {
@@ -77,10 +84,9 @@ export class RedirectFronts {
               error,
             );
           }
-          const rendered = renderEdgeAnswer(
-            status === undefined ? INTERNAL_ERROR : { kind: 'not_found' },
-            String(request.id),
-          );
+          const answer: EdgeAnswer = status === undefined ? INTERNAL_ERROR : { kind: 'not_found' };
+          const rendered = renderEdgeAnswer(answer, String(request.id));
+          this.options.metrics.countRedirect(answer.kind);
           void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
         },
       },
@@ -89,6 +95,7 @@ export class RedirectFronts {
           this.edgeRequest(request.params.linkId, request.raw, request.ip),
         );
         const rendered = renderEdgeAnswer(answer, String(request.id));
+        this.options.metrics.countRedirect(answer.kind);
         return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
       },
     );
@@ -129,13 +136,16 @@ export class RedirectFronts {
     const requestId = newUlid();
     const fail = (error: unknown): void => {
       this.logger.error(`${request.method} /r/${linkId} failed (request ${requestId})`, error);
-      writeSafely(response, INTERNAL_ERROR, requestId, this.logger);
+      writeSafely(response, INTERNAL_ERROR, requestId, this.logger, this.options.metrics);
     };
     try {
       const clientIp = proxyaddr(request, this.options.isTrusted);
       handler
         .answer(this.edgeRequest(linkId, request, clientIp))
-        .then((answer) => writeSafely(response, answer, requestId, this.logger), fail);
+        .then(
+          (answer) => writeSafely(response, answer, requestId, this.logger, this.options.metrics),
+          fail,
+        );
     } catch (error) {
       fail(error);
     }
@@ -160,11 +170,14 @@ function writeSafely(
   answer: EdgeAnswer,
   requestId: string,
   logger: Logger,
+  metrics: AppMetrics,
 ): void {
   try {
     write(response, answer, requestId);
+    metrics.countRedirect(answer.kind);
   } catch (error) {
     logger.error(`Writing the answer to request ${requestId} failed`, error);
+    metrics.countRedirect(INTERNAL_ERROR.kind);
     try {
       if (response.headersSent) response.destroy();
       else write(response, INTERNAL_ERROR, requestId);

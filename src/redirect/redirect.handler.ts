@@ -3,6 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { newUlid } from '../common/ids';
 import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../account/quota.service';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
+import type { ExcludedHitReason } from '../analytics/excluded-hits';
+import { ExcludedHit, ExcludedHitsLedgerService } from '../analytics/excluded-hits-ledger.service';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
@@ -58,6 +60,7 @@ export class RedirectHandler {
     private readonly merchants: MerchantsService,
     private readonly fx: FxService,
     private readonly quota: QuotaService,
+    private readonly excludedHits: ExcludedHitsLedgerService,
     private readonly clock: Clock,
   ) {}
 
@@ -68,7 +71,8 @@ export class RedirectHandler {
     if (record === null) return NOT_FOUND;
 
     const edge = this.visitorOf(request);
-    if (edge.isBot) {
+    if (edge.exclusion !== null) {
+      this.excludedHits.record(excludedHitOf(record, edge.exclusion, 0, this.clock.nowMs()));
       return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };
     }
 
@@ -89,6 +93,10 @@ export class RedirectHandler {
       nowMs,
     );
 
+    const refusal = ADMISSION_EXCLUSIONS[admission];
+    if (refusal !== undefined) {
+      this.excludedHits.record(excludedHitOf(record, refusal, route.normalizedEpcUsd, nowMs));
+    }
     return answerFor(admission, record, route, request);
   }
 
@@ -106,7 +114,7 @@ export class RedirectHandler {
     if (creator === null) return null;
     const nowMs = this.clock.nowMs();
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const edge: EdgeVisitor = { isBot: false, visitor };
+    const edge: EdgeVisitor = { isBot: false, exclusion: null, visitor };
     const route = this.routeFor(record, creator, edge, fx, nowMs);
     const trace = this.router.trace(record, creator, visitor, this.merchantOf(record), fx, nowMs);
     return { route, trace };
@@ -192,6 +200,29 @@ function answerFor(
 }
 
 const NOT_FOUND: EdgeAnswer = { kind: 'not_found' };
+
+/** The admissions that serve a visitor without counting, and their ledger reason. */
+const ADMISSION_EXCLUSIONS: Partial<Record<ClickAdmission, ExcludedHitReason>> = {
+  ip_limited: 'ip_rate_limited',
+  creator_limited: 'creator_rate_limited',
+  quota_exhausted: 'quota_exhausted',
+};
+
+function excludedHitOf(
+  record: LinkRoutingRecord,
+  reason: ExcludedHitReason,
+  epcUsd: number,
+  nowMs: number,
+): ExcludedHit {
+  return {
+    linkId: record.linkId,
+    creatorId: record.creatorId,
+    environment: record.environment,
+    reason,
+    epcUsd,
+    nowMs,
+  };
+}
 
 /** The destination, with the visitor's query when the link forwards it (README). */
 function forwardedTo(record: LinkRoutingRecord, request: EdgeRequest, destination: string): string {

@@ -28,12 +28,20 @@ const UA = {
   curl: 'curl/8.5.0',
 };
 
-const HUMAN = { isInAppBrowser: false, isBot: false };
+const HUMAN = { isInAppBrowser: false, isBot: false, isLinkPreview: false };
 
 describe(userAgentFacts.name, () => {
   it.each<[string, string | undefined, UserAgentFacts]>([
-    ['no User-Agent', undefined, { device: null, os: null, isInAppBrowser: false, isBot: false }],
-    ['an empty User-Agent', '', { device: null, os: null, isInAppBrowser: false, isBot: false }],
+    [
+      'no User-Agent',
+      undefined,
+      { device: null, os: null, isInAppBrowser: false, isBot: false, isLinkPreview: false },
+    ],
+    [
+      'an empty User-Agent',
+      '',
+      { device: null, os: null, isInAppBrowser: false, isBot: false, isLinkPreview: false },
+    ],
     ['Safari on an iPhone', UA.iphone, { device: 'mobile', os: 'ios', ...HUMAN }],
     ['Safari on an iPad', UA.ipad, { device: 'tablet', os: 'ios', ...HUMAN }],
     ['Chrome on an Android phone', UA.androidPhone, { device: 'mobile', os: 'android', ...HUMAN }],
@@ -47,17 +55,17 @@ describe(userAgentFacts.name, () => {
     [
       "Instagram's webview on iOS",
       UA.instagramIos,
-      { device: 'mobile', os: 'ios', isInAppBrowser: true, isBot: false },
+      { device: 'mobile', os: 'ios', isInAppBrowser: true, isBot: false, isLinkPreview: false },
     ],
     [
       "Facebook's webview on Android",
       UA.facebookAndroid,
-      { device: 'mobile', os: 'android', isInAppBrowser: true, isBot: false },
+      { device: 'mobile', os: 'android', isInAppBrowser: true, isBot: false, isLinkPreview: false },
     ],
     [
       "TikTok's webview on iOS",
       UA.tiktok,
-      { device: 'mobile', os: 'ios', isInAppBrowser: true, isBot: false },
+      { device: 'mobile', os: 'ios', isInAppBrowser: true, isBot: false, isLinkPreview: false },
     ],
   ])('should read the device of %s', (_case, userAgent, expected) => {
     expect(userAgentFacts(userAgent)).toEqual(expected);
@@ -74,6 +82,19 @@ describe(userAgentFacts.name, () => {
     ['curl', UA.curl],
   ])('should flag %s as a bot', (_case, userAgent) => {
     expect(userAgentFacts(userAgent).isBot).toBe(true);
+  });
+
+  it.each([
+    ["Facebook's link preview", UA.facebookPreview, true],
+    ["Twitter's link preview", UA.twitterPreview, true],
+    ["Slack's link preview", UA.slackPreview, true],
+    ["WhatsApp's link preview", UA.whatsappPreview, true],
+    ["Discord's link preview", UA.discordPreview, true],
+    ['Googlebot', UA.googlebot, false],
+    ['curl', UA.curl, false],
+    ['Safari on an iPhone', UA.iphone, false],
+  ])('should tell whether %s is a link preview: %s', (_case, userAgent, isLinkPreview) => {
+    expect(userAgentFacts(userAgent).isLinkPreview).toBe(isLinkPreview);
   });
 
   it('should give the same facts when a user agent is read again from the cache', () => {

@@ -9,7 +9,13 @@ export interface UserAgentFacts {
   isInAppBrowser: boolean;
   /** A known crawler or link-preview fetcher (isbot's maintained list). */
   isBot: boolean;
+  /** A chat or social app fetching the link to show a preview card (a bot, counted apart). */
+  isLinkPreview: boolean;
 }
+
+// The unfurlers of chat and social apps: they fetch a link when it is pasted, not clicked.
+const LINK_PREVIEW =
+  /\b(facebookexternalhit|Facebot|Twitterbot|Slackbot|Slack-ImgProxy|WhatsApp|TelegramBot|Discordbot|LinkedInBot|SkypeUriPreview|redditbot|Embedly|Iframely|Pinterestbot|vkShare|Viber|Snap URL Preview|Mastodon|Bluesky|Google-PageRenderer|Applebot)\b/i;
 
 // Webviews of social apps, where cookies and app hand-offs are least reliable.
 const IN_APP_BROWSER =
@@ -24,6 +30,7 @@ function parse(userAgent: string): UserAgentFacts {
     os: osName === 'iOS' ? 'ios' : osName === 'Android' ? 'android' : null,
     isInAppBrowser: IN_APP_BROWSER.test(userAgent),
     isBot: isbot(userAgent),
+    isLinkPreview: LINK_PREVIEW.test(userAgent),
   };
 }
 
@@ -33,7 +40,7 @@ const cache = new LRUCache<string, UserAgentFacts>({ max: 20_000 });
 
 export function userAgentFacts(userAgent: string | undefined): UserAgentFacts {
   if (userAgent === undefined || userAgent === '') {
-    return { device: null, os: null, isInAppBrowser: false, isBot: false };
+    return { device: null, os: null, isInAppBrowser: false, isBot: false, isLinkPreview: false };
   }
   let facts = cache.get(userAgent);
   if (facts === undefined) {

@@ -22,6 +22,7 @@ const headers = (overrides: Partial<EdgeHeaders> = {}): EdgeHeaders => ({
 const desktopIn = (country: string | null): EdgeVisitor => ({
   visitor: { country, device: 'desktop', os: null, isInAppBrowser: false },
   isBot: false,
+  exclusion: null,
 });
 
 describe(readVisitor.name, () => {
@@ -54,7 +55,8 @@ describe(readVisitor.name, () => {
       ['an empty value', '', false],
       ['infinity', 'Infinity', false],
     ])('should read the bot score when it is %s', (_case, botScore, isBot) => {
-      expect(readVisitor(headers({ country: 'US', botScore }), true, false).isBot).toBe(isBot);
+      const edge = readVisitor(headers({ country: 'US', botScore }), true, false);
+      expect([edge.isBot, edge.exclusion]).toEqual([isBot, isBot ? 'bot_score' : null]);
     });
   });
 
@@ -68,6 +70,7 @@ describe(readVisitor.name, () => {
       expect(readVisitor(headers({ userAgent: undefined, country: 'GB' }), false, false)).toEqual({
         visitor: null,
         isBot: false,
+        exclusion: null,
       });
     });
   });
@@ -81,6 +84,7 @@ describe(readVisitor.name, () => {
       {
         visitor: { country: 'IN', device: 'mobile', os: 'ios', isInAppBrowser: false },
         isBot: false,
+        exclusion: null,
       },
     ],
     [
@@ -95,15 +99,21 @@ describe(readVisitor.name, () => {
       { userAgent: '' },
       true,
       false,
-      { visitor: null, isBot: false },
+      { visitor: null, isBot: false, exclusion: null },
     ],
-    ['a HEAD request', { country: 'US' }, true, true, { ...desktopIn('US'), isBot: true }],
+    [
+      'a HEAD request',
+      { country: 'US' },
+      true,
+      true,
+      { ...desktopIn('US'), isBot: true, exclusion: 'head' },
+    ],
     [
       'a HEAD request with nothing known',
       { userAgent: undefined },
       false,
       true,
-      { visitor: null, isBot: true },
+      { visitor: null, isBot: true, exclusion: 'head' },
     ],
     [
       'a known crawler',
@@ -113,6 +123,7 @@ describe(readVisitor.name, () => {
       {
         visitor: { country: 'US', device: 'desktop', os: null, isInAppBrowser: false },
         isBot: true,
+        exclusion: 'bot_user_agent',
       },
     ],
     [
@@ -120,7 +131,7 @@ describe(readVisitor.name, () => {
       { userAgent: SLACK_PREVIEW },
       false,
       false,
-      { visitor: null, isBot: true },
+      { visitor: null, isBot: true, exclusion: 'link_preview' },
     ],
   ])('should read %s', (_case, overrides, isFromTrustedProxy, isHead, expected) => {
     expect(readVisitor(headers(overrides), isFromTrustedProxy, isHead)).toEqual(expected);

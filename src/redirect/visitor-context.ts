@@ -16,6 +16,8 @@ export interface EdgeVisitor {
   visitor: VisitorContext | null;
   /** Bots, link previews and HEAD requests: served the original URL, never counted. */
   isBot: boolean;
+  /** Why such a hit is not counted (the excluded-hit ledger's reason); null for a visitor. */
+  exclusion: 'head' | 'link_preview' | 'bot_user_agent' | 'bot_score' | null;
 }
 
 /**
@@ -32,8 +34,17 @@ export function readVisitor(
   const isScoredBot = Number.isFinite(botScore) && botScore > 0 && botScore < BOT_SCORE_THRESHOLD;
   const country = isFromTrustedProxy ? headers.country?.trim().toUpperCase() : undefined;
   const knownCountry = country !== undefined && isSupportedCountry(country) ? country : null;
-  const isBot = isHead || ua.isBot || isScoredBot;
-  if (knownCountry === null && ua.device === null) return { visitor: null, isBot };
+  const exclusion = isHead
+    ? 'head'
+    : ua.isLinkPreview
+      ? 'link_preview'
+      : ua.isBot
+        ? 'bot_user_agent'
+        : isScoredBot
+          ? 'bot_score'
+          : null;
+  const isBot = exclusion !== null;
+  if (knownCountry === null && ua.device === null) return { visitor: null, isBot, exclusion };
   return {
     visitor: {
       country: knownCountry,
@@ -42,5 +53,6 @@ export function readVisitor(
       isInAppBrowser: ua.isInAppBrowser,
     },
     isBot,
+    exclusion,
   };
 }

@@ -191,6 +191,19 @@ interface Breakdown {
   clicks: number;
 }
 
+const NO_EXCLUDED_HITS = {
+  excludedHits: {
+    bot_score: 0,
+    bot_user_agent: 0,
+    link_preview: 0,
+    head: 0,
+    ip_rate_limited: 0,
+    creator_rate_limited: 0,
+    quota_exhausted: 0,
+  },
+  revenueNotEarnedUsd: { creator_rate_limited: 0, quota_exhausted: 0 },
+};
+
 describe('Analytics (e2e)', () => {
   const clock = new TestClock();
   let t: TestApp;
@@ -388,6 +401,7 @@ describe('Analytics (e2e)', () => {
           fallbackClicks: 2,
           averageConfidence: 0.7625, // 9.15 / 12
           averageNormalizedEpcUsd: 0.4875, // 5.85 / 12
+          ...NO_EXCLUDED_HITS,
           byMerchant: [
             { merchantId: 'asos', merchantDisplayName: 'ASOS', clicks: 5, averageEpcUsd: 0.37 },
             { merchantId: 'amazon', merchantDisplayName: 'Amazon', clicks: 4, averageEpcUsd: 0.75 },
@@ -488,6 +502,7 @@ describe('Analytics (e2e)', () => {
         fallbackClicks: 0,
         averageConfidence: 0,
         averageNormalizedEpcUsd: 0,
+        ...NO_EXCLUDED_HITS,
         byMerchant: [],
         byNetwork: [],
         byPreset: [],

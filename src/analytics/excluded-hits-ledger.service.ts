@@ -1,0 +1,130 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { KeyEnvironment } from '../common/access/auth-context';
+import { Clock } from '../common/clock';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
+import type { ExcludedHitReason } from './excluded-hits';
+
+/** Counters are written in batches this often (and when the process stops). */
+const FLUSH_INTERVAL_MS = 2_000;
+/** Past this many distinct counters a batch is written at once, so memory stays bounded. */
+const MAX_PENDING_COUNTERS = 10_000;
+
+/** One ledger counter: a link's hits of one reason on one UTC day. */
+interface PendingCounter {
+  day: string;
+  linkId: string;
+  creatorId: string;
+  environment: KeyEnvironment;
+  reason: ExcludedHitReason;
+  hits: number;
+  epcUsdSum: number;
+}
+
+/** One hit the edge served without counting it. */
+export interface ExcludedHit {
+  linkId: string;
+  creatorId: string;
+  environment: KeyEnvironment;
+  reason: ExcludedHitReason;
+  /** The normalised EPC of the route the hit would have taken; 0 when none was decided. */
+  epcUsd: number;
+  nowMs: number;
+}
+
+/**
+ * The excluded-hit ledger's write side: the edge records each hit it served without counting
+ * (bots, link previews, HEAD requests, edge windows, a Free quota) as an in-process counter
+ * (a map update, no I/O on the redirect), and one statement writes the batch every two
+ * seconds, adding to the day's counters (ON CONFLICT ... hits + n). A crash loses at most
+ * that batch: these are statistics, not the billed clicks.
+ */
+@Injectable()
+export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy {
+  private pending = new Map<string, PendingCounter>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly warnings: ThrottledLogger;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    clock: Clock,
+  ) {
+    this.warnings = new ThrottledLogger('ExcludedHits', 10_000, clock);
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  record(hit: ExcludedHit): void {
+    const day = new Date(hit.nowMs).toISOString().slice(0, 10);
+    const key = `${hit.linkId}|${day}|${hit.reason}`;
+    const counter = this.pending.get(key);
+    if (counter !== undefined) {
+      counter.hits += 1;
+      counter.epcUsdSum += hit.epcUsd;
+      return;
+    }
+    this.pending.set(key, {
+      day,
+      linkId: hit.linkId,
+      creatorId: hit.creatorId,
+      environment: hit.environment,
+      reason: hit.reason,
+      hits: 1,
+      epcUsdSum: hit.epcUsd,
+    });
+    if (this.pending.size >= MAX_PENDING_COUNTERS) void this.flush();
+  }
+
+  /** Writes the counters gathered so far (tests call it to read the ledger at once). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writePending());
+    return this.flushing;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.dataSource.query(UPSERT_SQL, [
+        batch.map((c) => c.day),
+        batch.map((c) => c.linkId),
+        batch.map((c) => c.creatorId),
+        batch.map((c) => c.environment),
+        batch.map((c) => c.reason),
+        batch.map((c) => c.hits),
+        batch.map((c) => c.epcUsdSum),
+      ]);
+    } catch (error) {
+      // Kept for the next batch (PostgreSQL down): added to what gathered meanwhile.
+      for (const counter of batch) {
+        const key = `${counter.linkId}|${counter.day}|${counter.reason}`;
+        const newer = this.pending.get(key);
+        if (newer === undefined) this.pending.set(key, counter);
+        else {
+          newer.hits += counter.hits;
+          newer.epcUsdSum += counter.epcUsdSum;
+        }
+      }
+      this.warnings.warn('write', 'Excluded-hit counters not written yet', error);
+    }
+  }
+}
+
+const UPSERT_SQL = `
+  INSERT INTO excluded_hits (day, link_id, creator_id, environment, reason, hits, epc_usd_sum)
+  SELECT * FROM unnest($1::date[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
+                       $6::bigint[], $7::numeric[])
+  ON CONFLICT (link_id, day, reason) DO UPDATE
+     SET hits = excluded_hits.hits + EXCLUDED.hits,
+         epc_usd_sum = excluded_hits.epc_usd_sum + EXCLUDED.epc_usd_sum`;

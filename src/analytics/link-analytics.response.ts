@@ -1,0 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ExcludedHitReason } from './excluded-hits';
+
+/** Hits served but not counted, by reason (every reason listed, 0 included). */
+export class ExcludedHitsResponse {
+  @ApiProperty({ minimum: 0, description: 'Edge bot score under the threshold' })
+  bot_score: number;
+  @ApiProperty({ minimum: 0, description: 'A known crawler User-Agent' }) bot_user_agent: number;
+  @ApiProperty({ minimum: 0, description: 'A chat or social app fetching a preview card' })
+  link_preview: number;
+  @ApiProperty({ minimum: 0, description: 'HEAD requests' }) head: number;
+  @ApiProperty({ minimum: 0, description: 'Over the per-IP edge window' })
+  ip_rate_limited: number;
+  @ApiProperty({ minimum: 0, description: "Over the creator's edge window" })
+  creator_rate_limited: number;
+  @ApiProperty({ minimum: 0, description: 'A Free plan past its included clicks' })
+  quota_exhausted: number;
+}
+
+/** What the real visitors among the excluded hits would have earned (their routes' EPC). */
+export class RevenueNotEarnedResponse {
+  @ApiProperty({ minimum: 0 }) creator_rate_limited: number;
+  @ApiProperty({ minimum: 0 }) quota_exhausted: number;
+}
+
+export class LinkAnalyticsResponse {
+  @ApiProperty() linkId: string;
+  @ApiProperty({ format: 'date' }) periodStart: string;
+  @ApiProperty({ format: 'date' }) periodEnd: string;
+  @ApiProperty({ minimum: 0, description: 'Counted clicks of the period' }) clicks: number;
+  @ApiProperty({ type: ExcludedHitsResponse }) excludedHits: Record<ExcludedHitReason, number>;
+  @ApiProperty({
+    type: RevenueNotEarnedResponse,
+    description:
+      'USD: the normalised EPC of the routes the rate-limited and over-quota visitors would have taken, summed',
+  })
+  revenueNotEarnedUsd: RevenueNotEarnedResponse;
+}
