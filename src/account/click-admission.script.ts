@@ -7,9 +7,11 @@ import { bucketKeyOf } from './edge-keys';
  * (admitClickInMemory over the same keys) for the in-process store. Each window is two plain
  * counters, one key per minute bucket expiring after two windows, so a click costs five or
  * six Redis calls. Keys and arguments: clickAdmissionKeys and clickAdmissionArgs.
- * KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket, quota, stream.
+ * KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket, quota, stream,
+ * link-day and creator-day unique-visitor HyperLogLogs.
  * ARGV: nowMs, windowMs, ipLimit, creatorLimit, includedClicks, hardCap (1/0), quotaSeed
- * ('' when unknown), quotaTtlSeconds, record. Reply: {verdict, used}.
+ * ('' when unknown), quotaTtlSeconds, record, visitor hash ('' when unknown), unique-visitor
+ * TTL seconds. Reply: {verdict, used}.
  */
 export const CLICK_ADMISSION_SCRIPT: KvScript<[AdmissionVerdict, number]> = {
   name: 'admitClick',
@@ -37,10 +39,16 @@ if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], 2 * wind
 if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], 2 * window) end
 used = redis.call('INCR', KEYS[5])
 redis.call('XADD', KEYS[6], '*', 'c', ARGV[9])
+if ARGV[10] ~= '' then
+  -- PFADD answers 1 when the estimate changed: only then is the expiry set again.
+  if redis.call('PFADD', KEYS[7], ARGV[10]) == 1 then redis.call('EXPIRE', KEYS[7], ARGV[11]) end
+  if redis.call('PFADD', KEYS[8], ARGV[10]) == 1 then redis.call('EXPIRE', KEYS[8], ARGV[11]) end
+end
 return {'counted', used}
 `,
   runInMemory(data, keys, args) {
-    const [ipBucket, ipPrevious, creatorBucket, creatorPrevious, quota, stream] = keys;
+    const [ipBucket, ipPrevious, creatorBucket, creatorPrevious, quota, stream, ...visitorSets] =
+      keys;
     const nowMs = Number(args[0]);
     const windowMs = Number(args[1]);
     const quotaSeed = String(args[6]);
@@ -76,6 +84,13 @@ return {'counted', used}
     }
     const counted = data.increment(quota);
     data.appendToStream(stream, String(args[8]));
+    const visitorHash = String(args[9]);
+    if (visitorHash !== '') {
+      for (const key of visitorSets) {
+        data.structureAt(key, () => new Set<string>()).add(visitorHash);
+        data.expireInMs(key, Number(args[10]) * 1000);
+      }
+    }
     return ['counted', counted];
   },
 };
@@ -91,6 +106,8 @@ export function clickAdmissionKeys(request: ClickAdmissionRequest): string[] {
     bucketKeyOf(keys.creatorWindow, bucket - 1),
     keys.quota,
     keys.stream,
+    request.uniqueVisitor.linkKey,
+    request.uniqueVisitor.creatorKey,
   ];
 }
 
@@ -105,5 +122,7 @@ export function clickAdmissionArgs(request: ClickAdmissionRequest): ScriptArg[] 
     request.quotaSeed ?? '',
     request.quotaTtlSeconds,
     request.record,
+    request.uniqueVisitor.hash ?? '',
+    request.uniqueVisitor.ttlSeconds,
   ];
 }

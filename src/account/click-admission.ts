@@ -23,6 +23,11 @@ export interface ClickAdmissionRequest {
   quotaTtlSeconds: number;
   /** The click record, serialised, appended to the stream when the click is counted. */
   record: string;
+  /**
+   * The HyperLogLogs a counted click adds its visitor's keyed hash to (link-day and
+   * creator-day, analytics/unique-visitors.ts); `hash` null when the day's secret is unknown.
+   */
+  uniqueVisitor: { hash: string | null; linkKey: string; creatorKey: string; ttlSeconds: number };
 }
 
 export type AdmissionVerdict =

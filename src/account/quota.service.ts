@@ -1,8 +1,11 @@
+import { UNIQUE_VISITORS_TTL_SECONDS, uniqueVisitorKeys } from '../analytics/unique-visitors';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
+import { EventOutboxService } from '../events/event-outbox.service';
+import { USAGE_WARNING_PERCENTS } from '../events/event-types';
 import { KvStore } from '../kv/kv-store';
 import { billingPeriodOf } from './billing-period';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
@@ -30,6 +33,18 @@ export interface QuotaHolder {
   isHardCap: boolean;
 }
 
+/** One click the edge asks to count. */
+export interface ClickToAdmit {
+  linkId: string;
+  /** The link's: test clicks count in the test environment's window and counter. */
+  environment: KeyEnvironment;
+  clientIp: string;
+  /** The visitor's keyed hash for unique-visitor counting; null when unknown. */
+  visitorHash: string | null;
+  /** The click record, serialised, for the click stream. */
+  record: string;
+}
+
 /** A click's fate: counted, refused by a window or the quota, or served uncounted (store down). */
 export type ClickAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrecorded';
 
@@ -45,6 +60,7 @@ export class QuotaService {
   constructor(
     private readonly store: KvStore,
     private readonly clickCounts: ClickCountsService,
+    private readonly events: EventOutboxService,
     clock: Clock,
   ) {
     this.storeWarnings = new ThrottledLogger('Quota', STORE_WARNING_INTERVAL_MS, clock);
@@ -59,14 +75,19 @@ export class QuotaService {
    */
   async admitClick(
     creator: QuotaHolder,
-    environment: KeyEnvironment,
-    clientIp: string,
-    record: string,
+    click: ClickToAdmit,
     nowMs: number,
   ): Promise<ClickAdmission> {
+    const { environment } = click;
     const period = billingPeriodOf(nowMs);
+    const visitorSets = uniqueVisitorKeys(
+      creator.creatorId,
+      environment,
+      click.linkId,
+      new Date(nowMs).toISOString().slice(0, 10),
+    );
     const request: ClickAdmissionRequest = {
-      keys: edgeKeysOf(creator.creatorId, environment, clientIp, period.id),
+      keys: edgeKeysOf(creator.creatorId, environment, click.clientIp, period.id),
       nowMs,
       windowMs: EDGE_WINDOW_MS,
       ipLimit: EDGE_IP_LIMIT_PER_MINUTE,
@@ -75,20 +96,29 @@ export class QuotaService {
       isHardCap: environment === 'live' && creator.isHardCap,
       quotaSeed: null,
       quotaTtlSeconds: QUOTA_TTL_SECONDS,
-      record,
+      record: click.record,
+      uniqueVisitor: {
+        hash: click.visitorHash,
+        linkKey: visitorSets.link,
+        creatorKey: visitorSets.creator,
+        ttlSeconds: UNIQUE_VISITORS_TTL_SECONDS,
+      },
     };
     try {
-      const [first] = await this.runAdmission(request);
-      if (first !== 'quota_missing') return first;
-      // First click of the period on this Redis (or Redis lost its data): seed the counter
-      // from PostgreSQL's count, never from zero, then admit for real.
-      const quotaSeed = await this.clickCounts.countSince(
-        creator.creatorId,
-        environment,
-        period.start,
-      );
-      const [second] = await this.runAdmission({ ...request, quotaSeed });
-      return second === 'quota_missing' ? 'unrecorded' : second;
+      let [verdict, used] = await this.runAdmission(request);
+      if (verdict === 'quota_missing') {
+        // First click of the period on this Redis (or Redis lost its data): seed the counter
+        // from PostgreSQL's count, never from zero, then admit for real.
+        const quotaSeed = await this.clickCounts.countSince(
+          creator.creatorId,
+          environment,
+          period.start,
+        );
+        [verdict, used] = await this.runAdmission({ ...request, quotaSeed });
+        if (verdict === 'quota_missing') return 'unrecorded';
+      }
+      if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period.id);
+      return verdict;
     } catch (error) {
       this.storeWarnings.warn('store', 'Clicks not recorded, store unavailable', error);
       return 'unrecorded';
@@ -115,6 +145,35 @@ export class QuotaService {
     if (scope.environment !== 'test') throw new Error('Only test usage can be reset');
     const period = billingPeriodOf(nowMs);
     await this.store.deleteKeys([quotaCounterKey(scope.creatorId, 'test', period.id)]);
+  }
+
+  /**
+   * `account.usage_warning` at 80% and 100% of the included clicks: the counter is one atomic
+   * INCR, so exactly one counted click, on whichever node, sees each threshold value, and
+   * that click alone reports it (once per threshold, period and environment). Off the hot
+   * path: the outbox write is not awaited. A counter rebuilt from PostgreSQL past a
+   * threshold skips it (the click that crossed it was counted before the loss).
+   */
+  private warnOnThreshold(
+    creator: QuotaHolder,
+    environment: KeyEnvironment,
+    used: number,
+    periodId: string,
+  ): void {
+    for (const percent of USAGE_WARNING_PERCENTS) {
+      const threshold = Math.ceil((creator.includedClicks * percent) / 100);
+      if (threshold <= 0 || used !== threshold) continue;
+      this.events.publishInBackground(
+        { creatorId: creator.creatorId, environment },
+        'account.usage_warning',
+        {
+          thresholdPercent: percent,
+          clicksUsed: used,
+          includedClicks: creator.includedClicks,
+          billingPeriod: periodId,
+        },
+      );
+    }
   }
 
   private runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {

@@ -57,6 +57,12 @@ export class AnalyticsSummaryResponse {
   @ApiProperty({ minimum: 0, description: 'Mean normalizedEpcUsd of all clicks; 0 with no clicks' })
   averageNormalizedEpcUsd: number;
   @ApiProperty({
+    minimum: 0,
+    description:
+      'Beyond [S]: distinct visitors of the counted clicks, one per visitor and UTC day (a keyed hash of address, user agent and day; HyperLogLog, about 0.8% standard error)',
+  })
+  uniqueVisitors: number;
+  @ApiProperty({
     type: ExcludedHitsResponse,
     description: 'Beyond [S]: hits served but not counted in the period, by reason',
   })

@@ -6,11 +6,12 @@ import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
+import { UniqueVisitorsService } from './unique-visitors.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
   controllers: [AnalyticsController],
-  providers: [ClicksRepository, ExcludedHitsRepository, AnalyticsService],
+  providers: [ClicksRepository, ExcludedHitsRepository, UniqueVisitorsService, AnalyticsService],
   exports: [AnalyticsService],
 })
 export class AnalyticsModule {}

@@ -1,3 +1,4 @@
+import { UniqueVisitorsService } from './unique-visitors.service';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { LinkAnalyticsResponse } from './link-analytics.response';
 import { normaliseLinkId } from '../common/ids';
@@ -41,6 +42,7 @@ export class AnalyticsService {
   constructor(
     private readonly clicks: ClicksRepository,
     private readonly excludedHits: ExcludedHitsRepository,
+    private readonly uniqueVisitors: UniqueVisitorsService,
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
   ) {}
@@ -67,13 +69,15 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
     const period = this.checkedPeriod(query);
-    const [aggregates, ledger] = await Promise.all([
+    const [aggregates, ledger, uniqueVisitors] = await Promise.all([
       this.clicks.aggregateInScope(scope, periodRangeOf(period)),
       this.excludedHits.totals(scope, period, null),
+      this.uniqueVisitors.count(scope, period, null),
     ]);
     return {
       ...period,
       ...aggregates.totals,
+      uniqueVisitors,
       ...ledger,
       byMerchant: aggregates.byMerchant.map(({ key, clicks, averageEpcUsd }) => ({
         merchantId: key,
@@ -133,11 +137,12 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<LinkAnalyticsResponse> {
     const period = this.checkedPeriod(query);
-    const [clicks, ledger] = await Promise.all([
+    const [clicks, ledger, uniqueVisitors] = await Promise.all([
       this.clicks.countForLink(scope, linkId, periodRangeOf(period)),
       this.excludedHits.totals(scope, period, linkId),
+      this.uniqueVisitors.count(scope, period, linkId),
     ]);
-    return { linkId, ...period, clicks, ...ledger };
+    return { linkId, ...period, clicks, uniqueVisitors, ...ledger };
   }
 
   /** The requested or default period, refused when reversed or longer than 366 days. */

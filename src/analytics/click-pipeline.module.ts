@@ -5,6 +5,7 @@ import { ClickEntity } from './click.entity';
 import { ClickPartitionsService } from './click-partitions.service';
 import { ClickStreamConsumer } from './click-stream.consumer';
 import { ExcludedHitsLedgerService } from './excluded-hits-ledger.service';
+import { VisitorHasherService } from './visitor-hasher.service';
 
 /** The write side of analytics: click streams to the partitioned clicks table. */
 @Module({
@@ -14,7 +15,13 @@ import { ExcludedHitsLedgerService } from './excluded-hits-ledger.service';
     ClickPartitionsService,
     ClickCountsService,
     ExcludedHitsLedgerService,
+    VisitorHasherService,
   ],
-  exports: [ClickStreamConsumer, ClickCountsService, ExcludedHitsLedgerService],
+  exports: [
+    ClickStreamConsumer,
+    ClickCountsService,
+    ExcludedHitsLedgerService,
+    VisitorHasherService,
+  ],
 })
 export class ClickPipelineModule {}

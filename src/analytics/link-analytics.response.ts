@@ -28,6 +28,12 @@ export class LinkAnalyticsResponse {
   @ApiProperty({ format: 'date' }) periodStart: string;
   @ApiProperty({ format: 'date' }) periodEnd: string;
   @ApiProperty({ minimum: 0, description: 'Counted clicks of the period' }) clicks: number;
+  @ApiProperty({
+    minimum: 0,
+    description:
+      'Beyond [S]: distinct visitors of the counted clicks, one per visitor and UTC day (a keyed hash of address, user agent and day; HyperLogLog, about 0.8% standard error)',
+  })
+  uniqueVisitors: number;
   @ApiProperty({ type: ExcludedHitsResponse }) excludedHits: Record<ExcludedHitReason, number>;
   @ApiProperty({
     type: RevenueNotEarnedResponse,

@@ -4,7 +4,7 @@ import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { KvStore } from '../kv/kv-store';
-import { IDEMPOTENCY_CLAIM_SCRIPT } from './idempotency-claim.script';
+import { CLAIM_KEY_SCRIPT } from '../kv/claim-key.script';
 import { IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -42,7 +42,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
     const claim: IdempotencyRecord = { state: 'running', fingerprint };
     const existing = await this.store.runScript(
-      IDEMPOTENCY_CLAIM_SCRIPT,
+      CLAIM_KEY_SCRIPT,
       [storeKey],
       [JSON.stringify(claim), IDEMPOTENCY_TTL_SECONDS],
     );

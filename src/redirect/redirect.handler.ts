@@ -4,6 +4,7 @@ import { newUlid } from '../common/ids';
 import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../account/quota.service';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import type { ExcludedHitReason } from '../analytics/excluded-hits';
+import { VisitorHasherService } from '../analytics/visitor-hasher.service';
 import { ExcludedHit, ExcludedHitsLedgerService } from '../analytics/excluded-hits-ledger.service';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
@@ -61,6 +62,7 @@ export class RedirectHandler {
     private readonly fx: FxService,
     private readonly quota: QuotaService,
     private readonly excludedHits: ExcludedHitsLedgerService,
+    private readonly visitors: VisitorHasherService,
     private readonly clock: Clock,
   ) {}
 
@@ -87,9 +89,13 @@ export class RedirectHandler {
     const clickRecord = encodeClickRecord(clickRecordOf(record, route, edge, nowMs));
     const admission = await this.quota.admitClick(
       creator,
-      record.environment,
-      request.clientIp,
-      clickRecord,
+      {
+        linkId: record.linkId,
+        environment: record.environment,
+        clientIp: request.clientIp,
+        visitorHash: this.visitors.hashOf(request.clientIp, request.headers['user-agent'], nowMs),
+        record: clickRecord,
+      },
       nowMs,
     );
 

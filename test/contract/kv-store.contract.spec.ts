@@ -7,7 +7,11 @@ import {
 } from '../../src/account/click-admission.script';
 import { edgeKeysOf } from '../../src/account/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
-import { IDEMPOTENCY_CLAIM_SCRIPT } from '../../src/idempotency/idempotency-claim.script';
+import { CLAIM_KEY_SCRIPT } from '../../src/kv/claim-key.script';
+import {
+  COUNT_UNIQUE_VISITORS_SCRIPT,
+  uniqueVisitorKeys,
+} from '../../src/analytics/unique-visitors';
 import { KvStore } from '../../src/kv/kv-store';
 import { MemoryKvStore } from '../../src/kv/memory-kv-store';
 import { RedisKvStore } from '../../src/kv/redis-kv-store';
@@ -168,6 +172,15 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         quotaSeed: null,
         quotaTtlSeconds: 60,
         record: 'r',
+        uniqueVisitor: {
+          hash: null,
+          ...Object.fromEntries(
+            Object.entries(uniqueVisitorKeys(creatorId, 'live', `${RUN}-link`, '2027-01-01')).map(
+              ([name, key]) => [`${name}Key`, key],
+            ),
+          ),
+          ttlSeconds: 60,
+        } as ClickAdmissionRequest['uniqueVisitor'],
       };
       const fromIp = (ip: string) => edgeKeysOf(creatorId, 'live', ip, '2027-01').ipWindow;
       const admit = (changes: Partial<ClickAdmissionRequest>, ip = '203.0.113.1') => {
@@ -218,13 +231,59 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
       ]);
       expect(await store.getString(keys.quota)).toBe('9');
     });
+
+    it('should add counted visitors to the day’s unique-visitor sets, and only counted ones', async () => {
+      const creatorId = `${RUN}-uv-creator`;
+      const sets = uniqueVisitorKeys(creatorId, 'live', `${RUN}-uv-link`, '2027-01-01');
+      const otherLink = uniqueVisitorKeys(creatorId, 'live', `${RUN}-uv-other`, '2027-01-01');
+      const keys = { ...edgeKeysOf(creatorId, 'live', '203.0.113.9', '2027-01') };
+      keys.stream = `${keys.stream}:${RUN}`;
+      const admit = (hash: string | null, ip: string, linkSets = sets) => {
+        const request: ClickAdmissionRequest = {
+          keys: { ...keys, ipWindow: edgeKeysOf(creatorId, 'live', ip, '2027-01').ipWindow },
+          nowMs: T0,
+          windowMs: WINDOW_MS,
+          ipLimit: 2,
+          creatorLimit: 100,
+          includedClicks: 100,
+          isHardCap: false,
+          quotaSeed: 0,
+          quotaTtlSeconds: 60,
+          record: 'r',
+          uniqueVisitor: {
+            hash,
+            linkKey: linkSets.link,
+            creatorKey: linkSets.creator,
+            ttlSeconds: 60,
+          },
+        };
+        return store.runScript(
+          CLICK_ADMISSION_SCRIPT,
+          clickAdmissionKeys(request),
+          clickAdmissionArgs(request),
+        );
+      };
+      const count = (setKeys: string[]) =>
+        store.runScript(COUNT_UNIQUE_VISITORS_SCRIPT, setKeys, []);
+
+      expect(await admit('visitor-a', '203.0.113.10')).toEqual(['counted', 1]);
+      expect(await admit('visitor-a', '203.0.113.10')).toEqual(['counted', 2]);
+      expect(await admit('visitor-b', '203.0.113.10')).toEqual(['ip_limited', 2]);
+      expect(await admit(null, '203.0.113.11')).toEqual(['counted', 3]);
+      expect(await admit('visitor-c', '203.0.113.12', otherLink)).toEqual(['counted', 4]);
+
+      expect(await count([sets.link])).toBe(1);
+      expect(await count([otherLink.link])).toBe(1);
+      expect(await count([sets.creator])).toBe(2);
+      expect(await count([sets.link, otherLink.link])).toBe(2);
+      expect(await count([`${sets.link}:never-written`])).toBe(0);
+    });
   });
 
-  describe('idempotency claims', () => {
+  describe('key claims', () => {
     it('should let one call claim a key and show the others what it holds, until it is deleted', async () => {
       const key = `${RUN}:idem`;
-      const claim = (value: string) =>
-        store.runScript(IDEMPOTENCY_CLAIM_SCRIPT, [key], [value, 60]);
+      const claim = (value: string) => store.runScript(CLAIM_KEY_SCRIPT, [key], [value, 60]);
 
       expect(await claim('running-1')).toBeNull();
       expect(await claim('running-2')).toBe('running-1');

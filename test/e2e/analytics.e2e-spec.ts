@@ -192,6 +192,7 @@ interface Breakdown {
 }
 
 const NO_EXCLUDED_HITS = {
+  uniqueVisitors: 0,
   excludedHits: {
     bot_score: 0,
     bot_user_agent: 0,

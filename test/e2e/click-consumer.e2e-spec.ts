@@ -255,6 +255,12 @@ describe('Click stream consumer (e2e)', () => {
         quotaSeed: 3,
         quotaTtlSeconds: 60,
         record,
+        uniqueVisitor: {
+          hash: null,
+          linkKey: `uv:test:${creatorId}:l`,
+          creatorKey: `uv:test:${creatorId}:c`,
+          ttlSeconds: 60,
+        },
       };
       const [verdict] = await t.app
         .get(KvStore)
