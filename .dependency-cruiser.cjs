@@ -11,6 +11,8 @@ const LAYERS = [
   // Foundations: no feature module below them.
   'common',
   'config',
+  // Prometheus metrics: counted by features, served on METRICS_PORT.
+  'metrics',
   'kv',
   'database',
   'idempotency',

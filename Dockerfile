@@ -23,8 +23,10 @@ COPY bin ./bin
 COPY seeds ./seeds
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
-EXPOSE 3000
+EXPOSE 3000 9464
+# Healthy = ready (GET /readyz: migrations applied, PostgreSQL and Redis reachable); GET /livez
+# is the liveness probe for orchestrators that restart a process that stops answering.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/v1/health').then(r=>r.json()).then(b=>process.exit(b.data.status==='down'?1:0)).catch(()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Migrate and seed (both idempotent), then serve.
 CMD ["node", "dist/main.js", "--migrate", "--seed"]

@@ -20,14 +20,19 @@ import { RoutingModule } from './routing/routing.module';
 import { LinksModule } from './links/links.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { ClickPipelineModule } from './analytics/click-pipeline.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ApiThrottlerGuard } from './rate-limit/api-throttler.guard';
+import { AppMetrics } from './metrics/app-metrics';
+import { MetricsModule } from './metrics/metrics.module';
 
 /** What a caller of createApp may add: a clock to drive, modules to mount (tests use both). */
 export interface AppExtras {
   clock?: Clock;
   imports?: ModuleMetadata['imports'];
+  /** The app's Prometheus metrics (createApp makes one per app); default: an empty set. */
+  metrics?: AppMetrics;
 }
 
 @Module({})
@@ -38,6 +43,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule.forRoot(extras.clock),
+        MetricsModule.forRoot(extras.metrics ?? new AppMetrics({ collectProcessMetrics: false })),
         DatabaseModule,
         KvModule,
         AuthModule,
@@ -55,6 +61,7 @@ export class AppModule {
         FxModule,
         ProbesModule,
         SandboxModule,
+        WebhooksModule,
         ...(extras.imports ?? []),
       ],
       // Global guards run in this order: the gate authenticates, then the throttler counts the

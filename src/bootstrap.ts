@@ -1,8 +1,10 @@
-import { LogLevel, ValidationPipe } from '@nestjs/common';
+import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { Server } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { newUlid } from './common/ids';
 import { AppExtras, AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
@@ -15,19 +17,19 @@ import { answerClientError, answerUndecodablePath } from './common/http/client-e
 import { registerHttpHooks } from './common/http/http-hooks';
 import { BODY_LIMIT_BYTES, depthBoundJsonParser } from './common/http/json-body';
 import { compileTrustProxy } from './common/http/trust-proxy';
-import { AppConfig, HttpConfig } from './config/env';
+import { AppConfig } from './config/env';
 import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
 import { RedirectHandler } from './redirect/redirect.handler';
+import { HealthService } from './health/health.service';
+import { registerProbeRoutes } from './health/probe-routes';
+import { AppMetrics } from './metrics/app-metrics';
+import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
+import { ClickStreamConsumer } from './analytics/click-stream.consumer';
+import { FxService } from './fx/fx.service';
+import { createOpenApiDocument } from './openapi/openapi-document';
 
-const NEST_LOG_LEVELS: Record<HttpConfig['logLevel'], LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-  silent: [],
-};
+/** The Fastify route of the edge redirect (RedirectFronts), counted as redirects, not API. */
+const REDIRECT_ROUTE = '/r/:linkId';
 
 /**
  * Builds the whole application, ready to listen: the one path used by main.ts and by every
@@ -39,9 +41,12 @@ export async function createApp(
   extras: AppExtras = {},
 ): Promise<NestFastifyApplication> {
   const isTrusted = compileTrustProxy(config.http.trustProxy);
+  const metrics = new AppMetrics({ collectProcessMetrics: true });
+  const logger = createAppLogger(config.http.logLevel);
   const redirectFronts = new RedirectFronts({
     requireHttps: config.http.requireHttps,
     isTrusted,
+    metrics,
   });
   const adapter = new FastifyAdapter({
     serverFactory: (fastifyListener: RequestListener, options: Record<string, unknown>) =>
@@ -57,17 +62,17 @@ export async function createApp(
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
+  observeRequests(adapter.getInstance(), metrics, logger);
   const jsonParser = depthBoundJsonParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, extras),
+    AppModule.forRoot(config, { ...extras, metrics }),
     adapter,
-    {
-      logger: NEST_LOG_LEVELS[config.http.logLevel],
-    },
+    { logger: new NestPinoLogger(logger) },
   );
   app.useBodyParser<Server>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonParser);
   // The edge redirect lives outside /v1, with no guard, pipe or interceptor.
   redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
+  registerProbeRoutes(adapter.getInstance(), app.get(HealthService));
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
     new RefuseNulCharactersPipe(),
@@ -89,30 +94,63 @@ export async function createApp(
   app.useGlobalInterceptors(new EnvelopeInterceptor());
   app.enableShutdownHooks();
   setUpSwagger(app);
+  observeBackgroundWork(app, metrics);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
 }
 
+/**
+ * One log line and the API metrics for every request Fastify answers (the API and the docs;
+ * clicks, on the raw front or Fastify's /r/ route, are counted as redirects and not logged
+ * one by one). The line names the route pattern, never the URL with its query, nor the
+ * client's address.
+ */
+function observeRequests(fastify: FastifyInstance, metrics: AppMetrics, logger: Logger): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    if (route !== REDIRECT_ROUTE) {
+      metrics.observeApiRequest(
+        request.method,
+        route ?? 'unmatched',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+      // Orchestrators call the probes every few seconds: counted, not logged.
+      if (route === '/livez' || route === '/readyz') {
+        done();
+        return;
+      }
+      logger.info(
+        {
+          requestId: String(request.id),
+          method: request.method,
+          route: route ?? 'unmatched',
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+          creatorId: request.auth?.creatorId ?? null,
+        },
+        'request',
+      );
+    }
+    done();
+  });
+}
+
+/** Gauges read at each scrape from the modules that own the values. */
+function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics): void {
+  const consumer = app.get(ClickStreamConsumer, { strict: false });
+  metrics.readClicksWritten(() => consumer.writtenInBackground);
+  const fx = app.get(FxService, { strict: false });
+  // The rates held in memory: a scrape never queries the database.
+  metrics.readFxAge(() => fx.peekHeldAgeHours());
+}
+
 function setUpSwagger(app: NestFastifyApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Linkpilot API')
-      .setDescription(
-        'Affiliate-link routing: canonicalise merchant URLs, route by expected earnings per click, redirect at the edge. Every answer is `{success, data}` or `{success: false, error}`.',
-      )
-      .setVersion('v1')
-      .addServer('/v1', 'This deployment')
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          'An API key: lp_live_sk_… (live) or lp_test_sk_… (Enterprise test key: the sandbox, ' +
-          'whose links and clicks are kept apart from live ones and never billed)',
-      })
-      .build(),
-    { ignoreGlobalPrefix: true },
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  const document = createOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    // The key typed into Authorize survives a reload (kept in the browser's localStorage).
+    swaggerOptions: { persistAuthorization: true, tagsSorter: 'alpha' },
+  });
 }

@@ -1,4 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
+import {
+  CommissionRateChangeResult,
+  CommissionRateChangesService,
+} from '../links/commission-rate-changes.service';
 import { CreatorChanges, CreatorsService, CreatorWithPlan } from '../account/creators.service';
 import { PlanId } from '../account/plan.entity';
 import { KeyEnvironment } from '../auth/api-key.entity';
@@ -45,7 +49,22 @@ export class AdminService {
     private readonly fx: FxService,
     /** Present only when the CLI booted with the sandbox (CliModuleOptions). */
     @Optional() private readonly sandbox?: SandboxService,
+    /** Present only when the CLI booted with links (merchants set-epc). */
+    @Optional() private readonly commissionRates?: CommissionRateChangesService,
   ) {}
+
+  /** Changes a merchant's EPC hint and reports commission_rate.changed to creators with links on it. */
+  async setMerchantEpc(
+    merchantId: string,
+    region: string,
+    networkId: string,
+    epc: number,
+  ): Promise<{ commissionRate: CommissionRateChangeResult }> {
+    if (this.commissionRates === undefined) throw new Error('The CLI was booted without links');
+    return {
+      commissionRate: await this.commissionRates.setEpcHint(merchantId, region, networkId, epc),
+    };
+  }
 
   /** Removes a creator's test links and test clicks; live records are never touched. */
   async resetSandbox(

@@ -7,6 +7,7 @@ import { AppConfig } from '../config/env';
 import { DatabaseModule } from '../database/database.module';
 import { FxModule } from '../fx/fx.module';
 import { KvModule } from '../kv/kv.module';
+import { LinksModule } from '../links/links.module';
 import { NetworksModule } from '../networks/networks.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { AdminService } from './admin.service';
@@ -17,6 +18,8 @@ export interface CliModuleOptions {
    * eviction). Off for every other command, which then never connects to Redis.
    */
   sandbox?: boolean;
+  /** Links and the key-value store they evict through (merchants set-epc). */
+  links?: boolean;
 }
 
 /** What the admin CLI needs: the database-backed services, no HTTP, no cron jobs. */
@@ -36,6 +39,7 @@ export class CliModule {
         NetworksModule,
         FxModule,
         ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
+        ...(options.links === true ? [KvModule, LinksModule] : []),
       ],
       providers: [AdminService],
     };

@@ -16,6 +16,7 @@ import { registerFxCommands } from './commands/fx.command';
 import { registerKbCommands } from './commands/kb.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerNetworkAccountsCommands } from './commands/network-accounts.command';
+import { registerMerchantsCommands } from './commands/merchants.command';
 import { registerSandboxCommands } from './commands/sandbox.command';
 
 export interface CliIo {
@@ -89,6 +90,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   registerClicksCommands(program, context);
   registerFxCommands(program, context);
   registerSandboxCommands(program, context);
+  registerMerchantsCommands(program, context);
   return program;
 }
 

@@ -29,6 +29,7 @@ describe(loadConfig.name, () => {
       requireHttps: true,
       corsOrigins: ['https://linkpilot.io', 'https://*.linkpilot.io'],
       logLevel: 'info',
+      metricsPort: null,
     });
     expect(config.database.url).toBeNull();
     expect(config.database.poolSize).toBe(10);

@@ -22,6 +22,8 @@ export interface HttpConfig {
   /** Origins allowed to call authenticated endpoints from a browser; `*.` wildcards allowed in the host. */
   corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Port of the Prometheus endpoint (GET /metrics, HOST's interface); null: none served. */
+  metricsPort: number | null;
 }
 
 export interface DatabaseConfig {
@@ -64,6 +66,15 @@ export interface ProbesConfig {
   targetOverride: string | null;
 }
 
+export interface WebhooksConfig {
+  /** Deliver the outbox from this process (off in tests, which run passes by hand). */
+  workerEnabled: boolean;
+  /** Tests only: endpoints may be http:// and private, loopback or link-local addresses. */
+  allowPrivateTargets: boolean;
+  /** 32-byte AES-256-GCM key for the stored signing secrets; null: the development key. */
+  secretKey: Buffer | null;
+}
+
 export interface ClicksConfig {
   /** Off only for processes that must not write clicks (benchmarks of the edge alone). */
   consumerEnabled: boolean;
@@ -95,6 +106,7 @@ export interface AppConfig {
   fx: FxConfig;
   probes: ProbesConfig;
   clicks: ClicksConfig;
+  webhooks: WebhooksConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +116,7 @@ export const ENV_VARIABLES = [
   'PORT',
   'HOST',
   'LOG_LEVEL',
+  'METRICS_PORT',
   'DATABASE_URL',
   'DATABASE_POOL_SIZE',
   'REDIS_URL',
@@ -126,6 +139,9 @@ export const ENV_VARIABLES = [
   'CLICK_CONSUMER_ENABLED',
   'CLICK_POLL_INTERVAL_MS',
   'CLICK_CLAIM_IDLE_MS',
+  'WEBHOOK_WORKER_ENABLED',
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'WEBHOOK_SECRET_KEY',
 ] as const;
 
 /** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
@@ -216,6 +232,16 @@ export function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^:@/]*):.*@/, '//$1:***@');
 }
 
+function parseSecretKey(reader: EnvReader): Buffer | null {
+  const raw = reader.optional('WEBHOOK_SECRET_KEY');
+  if (raw === null) return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+    reader.problems.push('WEBHOOK_SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+    return null;
+  }
+  return Buffer.from(raw, 'hex');
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function parseTrustProxy(reader: EnvReader): string[] {
@@ -242,6 +268,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requireHttps: reader.bool('REQUIRE_HTTPS', true),
       corsOrigins: reader.list('CORS_ORIGINS', ['https://linkpilot.io', 'https://*.linkpilot.io']),
       logLevel: reader.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+      metricsPort:
+        reader.optional('METRICS_PORT') === null ? null : reader.int('METRICS_PORT', 0, 0, 65535),
     },
     auth: {
       failuresPerMinute: reader.int('AUTH_FAILURES_PER_MINUTE', FAILED_AUTHS_PER_MINUTE, 1, 100000),
@@ -288,6 +316,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: reader.bool('PROBES_ENABLED', true),
       allowPrivateTargets: reader.bool('PROBE_ALLOW_PRIVATE_TARGETS', false),
       targetOverride: reader.url('PROBE_TARGET_OVERRIDE', null, ['http:']),
+    },
+    webhooks: {
+      workerEnabled: reader.bool('WEBHOOK_WORKER_ENABLED', true),
+      allowPrivateTargets: reader.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      secretKey: parseSecretKey(reader),
     },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -80,6 +80,15 @@ export class FxService {
    * calls this per click, so the same snapshot object is returned until the row changes or
    * turns stale (and memoised decisions keyed by it stay valid exactly that long).
    */
+  /**
+   * Hours since the upstream timestamp of the rates held in memory, null before any were
+   * loaded. Never reads the database (a metrics scrape must not).
+   */
+  peekHeldAgeHours(): number | null {
+    const row = this.latest.peekHeld();
+    return row === null ? null : (this.clock.nowMs() - row.validAt.getTime()) / 3_600_000;
+  }
+
   peekSnapshot(): FxSnapshot | null {
     const row = this.latest.peek();
     return row === null ? null : this.snapshotFor(row);

@@ -10,6 +10,14 @@ import { HealthResponse } from './health.response';
 
 export const API_VERSION = 'v1';
 
+export type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
+
+/** GET /readyz: ready when migrations are applied and PostgreSQL and the store answer. */
+export interface Readiness {
+  isReady: boolean;
+  checks: { database: ReadinessCheck; migrations: ReadinessCheck; kv: ReadinessCheck };
+}
+
 @Injectable()
 export class HealthService {
   constructor(
@@ -34,6 +42,42 @@ export class HealthService {
       timestamp: new Date(this.clock.nowMs()).toISOString(),
       checks: { database, kv, fx },
     };
+  }
+
+  /**
+   * Whether this process can serve: every migration it knows applied (a rolling deploy can
+   * start a new version before its migrations ran), PostgreSQL and the key-value store
+   * reachable within the health timeout.
+   */
+  async checkReadiness(): Promise<Readiness> {
+    const [migrations, kv] = await Promise.all([
+      this.withTimeout(() => this.dataSource.showMigrations()).then(
+        (hasPending): ReadinessCheck => (hasPending ? 'pending' : 'ok'),
+        (): ReadinessCheck => 'unreachable',
+      ),
+      this.withTimeout(() => this.store.ping()).then(
+        (): ReadinessCheck => 'ok',
+        (): ReadinessCheck => 'unreachable',
+      ),
+    ]);
+    // showMigrations reads the migrations table: it failing means PostgreSQL did not answer.
+    const database: ReadinessCheck = migrations === 'unreachable' ? 'unreachable' : 'ok';
+    return {
+      isReady: migrations === 'ok' && kv === 'ok',
+      checks: { database, migrations, kv },
+    };
+  }
+
+  private async withTimeout<T>(work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), this.config.timeoutMs);
+    });
+    try {
+      return await Promise.race([work(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Times one round trip, giving up after the configured timeout. */

@@ -82,7 +82,8 @@ export class LinkResponse extends LinkSummaryResponse {
   @ApiProperty({ type: String, nullable: true, description: '[G] private notes' })
   notes: string | null;
   @ApiProperty({
-    description: "The visitor's query parameters are appended to the destination (README: Query forwarding)",
+    description:
+      "The visitor's query parameters are appended to the destination (README: Query forwarding)",
   })
   forwardQuery: boolean;
   @ApiProperty({ enum: ['routed', 'fallback', 'passthrough'], description: 'Outcome at creation' })

@@ -2,13 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { RecordScope } from '../common/access/auth-context';
+import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 import { normaliseLinkId } from '../common/ids';
 import { LinkEntity } from './link.entity';
 import { ListLinksQuery } from './dto/list-links.query';
 
 /** `%` and `_` are wildcards in ILIKE; a search for "50%_off" means those characters. */
 const escapeLike = (term: string): string => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** One creator's links on a merchant in one environment. */
+export interface MerchantLinkCount {
+  creatorId: string;
+  environment: KeyEnvironment;
+  links: number;
+}
 
 @Injectable()
 export class LinksRepository {
@@ -128,5 +135,19 @@ export class LinksRepository {
         creatorId: scope.creatorId,
         environment: scope.environment,
       });
+  }
+
+  /** Creators and environments with links (not deleted) on a merchant, and how many each. */
+  async countActiveByMerchant(merchantId: string): Promise<MerchantLinkCount[]> {
+    const rows = await this.links.manager.query<
+      (Omit<MerchantLinkCount, 'links'> & { links: string })[]
+    >(
+      `SELECT creator_id AS "creatorId", environment, count(*) AS links FROM links
+        WHERE merchant_id = $1 AND deleted_at IS NULL
+        GROUP BY creator_id, environment
+        ORDER BY creator_id, environment`,
+      [merchantId],
+    );
+    return rows.map((row) => ({ ...row, links: Number(row.links) }));
   }
 }

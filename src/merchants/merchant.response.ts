@@ -15,7 +15,7 @@ class MerchantCapabilitiesResponse implements MerchantCapabilities {
 }
 
 class RegionDefaultsResponse implements RegionDefaults {
-  @ApiProperty({ example: 'USD' }) baseCurrency: RegionDefaults['baseCurrency'];
+  @ApiProperty({ type: String, example: 'USD' }) baseCurrency: RegionDefaults['baseCurrency'];
   @ApiProperty({ description: 'Fallback EPC in USD' }) epcBaseUsd: number;
   @ApiProperty({ minimum: 0, maximum: 100 }) trustScore: number;
 }

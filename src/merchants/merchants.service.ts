@@ -12,6 +12,16 @@ import {
   toMerchantSummary,
 } from './merchant.response';
 
+/** One EPC hint's change, in the region's currency. */
+export interface EpcHintChange {
+  merchantId: string;
+  region: string;
+  networkId: string;
+  currency: string;
+  before: number;
+  after: number;
+}
+
 /**
  * The knowledge base as the rest of the service sees it: loaded from PostgreSQL once at boot
  * (profiles change only by a reviewed seed, which a restart picks up) and served from memory.
@@ -48,6 +58,54 @@ export class MerchantsService implements OnModuleInit {
 
   getOrThrow(merchantId: string): MerchantDetailResponse {
     return { merchant: this.findProfileOrThrow(merchantId) };
+  }
+
+  /**
+   * Changes one EPC hint of a merchant's region (an operator's correction after a network's
+   * rate change, `npx linkpilot merchants set-epc`) and reloads this process's knowledge
+   * base; other running servers pick it up when they restart, like a seed.
+   */
+  async setEpcHint(
+    merchantId: string,
+    regionId: string,
+    networkId: string,
+    epc: number,
+  ): Promise<EpcHintChange> {
+    if (!Number.isFinite(epc) || epc < 0) {
+      throw new AppError(ErrorCode.VALIDATION_ERROR, 'epc must be a number >= 0.', {
+        epc: ['epc must be a number >= 0'],
+      });
+    }
+    const row = await this.merchants.findOneBy({ id: merchantId });
+    if (row === null) {
+      throw new AppError(ErrorCode.MERCHANT_NOT_FOUND, `No merchant with id ${merchantId}.`);
+    }
+    const region = row.profile.regions[regionId];
+    if (region === undefined) {
+      const regions = Object.keys(row.profile.regions).join(', ');
+      throw new AppError(ErrorCode.VALIDATION_ERROR, `region must be one of ${regions}.`, {
+        region: [`region must be one of ${regions}`],
+      });
+    }
+    const hints = region.epcHints as Record<string, number | undefined>;
+    const before = hints[networkId];
+    if (before === undefined) {
+      const networks = Object.keys(hints).join(', ');
+      throw new AppError(ErrorCode.VALIDATION_ERROR, `network must be one of ${networks}.`, {
+        network: [`network must be one of ${networks}`],
+      });
+    }
+    hints[networkId] = epc;
+    await this.merchants.update({ id: merchantId }, { profile: row.profile });
+    await this.reload();
+    return {
+      merchantId,
+      region: regionId,
+      networkId,
+      currency: region.baseCurrency,
+      before,
+      after: epc,
+    };
   }
 
   findProfileOrThrow(merchantId: string): MerchantProfile {

@@ -1,11 +1,9 @@
-import * as dns from 'node:dns';
-import { isIP, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, request } from 'undici';
 import { InjectConfig } from '../config/config.module';
 import { ProbesConfig } from '../config/env';
-import { isForbiddenTarget } from './rules/is-forbidden-target';
+import { buildPinnedConnector, isCausedByForbiddenTarget } from './pinned-connector';
 import {
   DeepLinkProbeResult,
   HealthProbeResult,
@@ -23,72 +21,12 @@ const HEAD_UNSUPPORTED_STATUSES = new Set([405, 501]);
 type Answer = { kind: 'answered'; statusCode: number; location: string | null } | ProbeFailed;
 type ProbeFailed = { kind: 'failed'; failure: ProbeFailure };
 
-/** The resolved address is one probes may not reach; carried through undici as the cause. */
-class ForbiddenTargetError extends Error {
-  readonly code = 'ERR_PROBE_FORBIDDEN_TARGET';
-  constructor(hostname: string, address: string) {
-    super(`Refused probe target ${hostname} (${address})`);
-  }
-}
-
-/**
- * Resolves a host once and returns the address to connect to. Every address the name
- * resolves to must be allowed: a name mixing public and private answers is refused whole,
- * so no retry or second lookup can land on the private one.
- */
-async function resolveAllowedAddress(hostname: string, allowPrivate: boolean): Promise<string> {
-  const addresses = isIP(hostname)
-    ? [hostname]
-    : (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map(
-        (entry) => entry.address,
-      );
-  const refused = allowPrivate
-    ? undefined
-    : addresses.find((address) => isForbiddenTarget(address));
-  if (refused !== undefined) throw new ForbiddenTargetError(hostname, refused);
-  if (addresses.length === 0) throw new Error(`No address for ${hostname}`);
-  return addresses[0];
-}
-
-/**
- * undici's connector with the host resolution done here: the socket is opened to the very
- * address that was checked (host = that IP, so Node does no lookup of its own), while TLS
- * keeps the hostname for SNI and certificate checks (undici derives servername from `host`).
- */
-function buildPinnedConnector(allowPrivate: boolean): buildConnector.connector {
-  const connect = buildConnector({ timeout: PROBE_BUDGET_MS });
-  return (options, callback) => {
-    resolveAllowedAddress(options.hostname, allowPrivate)
-      .then(
-        (address) =>
-          new Promise<Socket>((resolve, reject) => {
-            connect({ ...options, hostname: address }, (error, socket) => {
-              if (error !== null) reject(error);
-              else resolve(socket);
-            });
-          }),
-      )
-      .then(
-        (socket) => callback(null, socket),
-        (error: Error) => callback(error, null),
-      );
-  };
-}
-
 function parseHttpUrl(text: string, base?: URL): URL | null {
   if (!URL.canParse(text, base?.href)) return null;
   const url = new URL(text, base?.href);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   url.hash = '';
   return url;
-}
-
-function isCausedByForbiddenTarget(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current instanceof ForbiddenTargetError) return true;
-    current = current.cause;
-  }
-  return false;
 }
 
 /**
@@ -106,7 +44,7 @@ export class LinkProber implements OnApplicationShutdown {
     this.overrideOrigin =
       config.targetOverride === null ? null : new URL(config.targetOverride).origin;
     this.dispatcher = new Agent({
-      connect: buildPinnedConnector(config.allowPrivateTargets),
+      connect: buildPinnedConnector(config.allowPrivateTargets, PROBE_BUDGET_MS),
       keepAliveTimeout: 1000,
     });
   }

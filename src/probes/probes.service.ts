@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
 import { ProbesConfig } from '../config/env';
+import { AppMetrics } from '../metrics/app-metrics';
 import { LinkProber } from './link-prober';
 import { LinkEventsService } from '../links/link-events.service';
 import {
@@ -57,6 +58,7 @@ export class ProbesService implements BeforeApplicationShutdown {
     private readonly prober: LinkProber,
     private readonly probeStates: LinkProbeStatesService,
     private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
     linkEvents: LinkEventsService,
   ) {
     // Probe what visitors are sent to: the original URL while passthrough is on.
@@ -161,6 +163,8 @@ export class ProbesService implements BeforeApplicationShutdown {
         healthStatus: classifyHealthProbe(health),
         checkedAt,
       };
+      this.metrics.countProbeResult('deep_link', outcome.deepLinkStatus);
+      this.metrics.countProbeResult('health', outcome.healthStatus);
       // Links store it and tell the edge caches.
       const isRecorded = await this.probeStates.recordOutcome(linkId, outcome);
       this.logger.debug(

@@ -1,10 +1,8 @@
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { buildAmazonUrl, createLinkViaApi, LinkBody } from '../factories/api-link.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
+import { edgeVisit } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
-
-const BROWSER_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 /**
  * The spec's link lifecycle table, one describe per row, through the API and the edge. The
@@ -14,7 +12,6 @@ const BROWSER_UA =
 describe('Link lifecycle (e2e)', () => {
   let t: TestApp;
   let api: ApiClient;
-  let nextIp = 1;
 
   beforeAll(async () => {
     t = await startTestApp({ PROBES_ENABLED: 'false' });
@@ -24,14 +21,7 @@ describe('Link lifecycle (e2e)', () => {
 
   /** Where a visitor from the US on a desktop browser is sent; null for a 404. */
   const visit = async (linkId: string): Promise<string | null> => {
-    const response = await t.http
-      .get(`/r/${linkId}`)
-      .set({
-        'User-Agent': BROWSER_UA,
-        'X-Forwarded-For': `203.0.113.${nextIp++ % 250}`,
-        'CF-IPCountry': 'US',
-      })
-      .redirects(0);
+    const response = await edgeVisit(t, `/r/${linkId}`, { 'CF-IPCountry': 'US' });
     if (response.status === 404) return null;
     expect(response.status).toBe(302);
     return response.headers.location;

@@ -1,6 +1,7 @@
 import { buildAmazonUrl, createLinkViaApi, LinkBody } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
+import { edgeVisit } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const USER_AGENTS = {
@@ -16,7 +17,6 @@ describe('Link preview (e2e)', () => {
   let t: TestApp;
   let api: ApiClient;
   let link: LinkBody;
-  let nextIp = 1;
 
   beforeAll(async () => {
     t = await startTestApp({ PROBES_ENABLED: 'false' });
@@ -27,14 +27,10 @@ describe('Link preview (e2e)', () => {
 
   /** Where a real visit sends this visitor (a trusted proxy's country header, a browser UA). */
   const visit = async (country: string, device: Device): Promise<string> => {
-    const response = await t.http
-      .get(`/r/${link.linkId}`)
-      .set({
-        'User-Agent': USER_AGENTS[device],
-        'CF-IPCountry': country,
-        'X-Forwarded-For': `192.0.2.${nextIp++ % 250}`,
-      })
-      .redirects(0);
+    const response = await edgeVisit(t, `/r/${link.linkId}`, {
+      'User-Agent': USER_AGENTS[device],
+      'CF-IPCountry': country,
+    });
     expect(response.status).toBe(302);
     return response.headers.location;
   };

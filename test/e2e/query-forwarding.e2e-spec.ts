@@ -1,15 +1,12 @@
 import { buildAmazonUrl, createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
+import { edgeVisit } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
-
-const BROWSER_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 describe('Query forwarding (e2e)', () => {
   let t: TestApp;
   let api: ApiClient;
-  let nextIp = 1;
 
   beforeAll(async () => {
     t = await startTestApp({ PROBES_ENABLED: 'false' });
@@ -18,14 +15,7 @@ describe('Query forwarding (e2e)', () => {
   afterAll(() => t.close());
 
   const visit = async (path: string): Promise<URL> => {
-    const response = await t.http
-      .get(path)
-      .set({
-        'User-Agent': BROWSER_UA,
-        'CF-IPCountry': 'US',
-        'X-Forwarded-For': `198.51.100.${nextIp++ % 250}`,
-      })
-      .redirects(0);
+    const response = await edgeVisit(t, path, { 'CF-IPCountry': 'US' });
     expect(response.status).toBe(302);
     return new URL(response.headers.location);
   };

@@ -19,6 +19,8 @@ const OFFLINE_DEFAULTS: Record<string, string> = {
   // loopback, across files and reruns: the default limit would turn their 401s into 429s.
   // auth-hardening.e2e-spec.ts tests the real limit from addresses of its own.
   AUTH_FAILURES_PER_MINUTE: '100000',
+  // Webhook deliveries run only when a test drives them (WebhookDeliveryWorker.deliverOnce).
+  WEBHOOK_WORKER_ENABLED: 'false',
 };
 
 export interface TestApp {

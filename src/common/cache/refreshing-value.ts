@@ -35,6 +35,11 @@ export class RefreshingValue<T> {
     this.isNewer = options.isNewer ?? (() => true);
   }
 
+  /** The held value, never starting a reload, even a due one (for metrics scrapes). */
+  peekHeld(): T | null {
+    return this.held;
+  }
+
   /**
    * The held value without waiting, null before the first load (which `peek` does not start:
    * a caller with nothing to serve awaits `get`). Allocates nothing when no reload is due.

@@ -81,4 +81,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.URI_TOO_LONG]: HttpStatus.URI_TOO_LONG,
   // 431 Request Header Fields Too Large (RFC 6585), which HttpStatus does not name.
   [ErrorCode.HEADERS_TOO_LARGE]: 431 as HttpStatus,
+  [ErrorCode.WEBHOOK_NOT_FOUND]: HttpStatus.NOT_FOUND,
+  [ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND]: HttpStatus.NOT_FOUND,
+  [ErrorCode.WEBHOOK_LIMIT_REACHED]: HttpStatus.FORBIDDEN,
 };

@@ -17,6 +17,20 @@ const firstHeaderValue = (value: string | string[] | undefined): string | undefi
  */
 export const MAX_REQUEST_URL_LENGTH = 8192;
 
+/** Extra origins a feature declares at run time (Enterprise webhook `allowedOrigins`). */
+export type DeclaredOriginCheck = (origin: string) => boolean;
+
+const declaredOriginChecks = new WeakMap<FastifyInstance, DeclaredOriginCheck>();
+
+/**
+ * Lets a module admit more browser origins on this server than CORS_ORIGINS lists (the
+ * webhooks module: origins declared in Enterprise endpoints, Authentication item 9). One
+ * check per server; set after the hooks are registered, read on every request.
+ */
+export function setDeclaredOriginCheck(fastify: FastifyInstance, check: DeclaredOriginCheck): void {
+  declaredOriginChecks.set(fastify, check);
+}
+
 /** Host names we are willing to put in a Location header. */
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -55,7 +69,8 @@ export function registerHttpHooks(
       return;
     }
     if (config.requireHttps && redirectToHttps(request, reply, isTrusted)) return;
-    if (applyCors(request, reply, config.corsOrigins)) return;
+    const isDeclared = declaredOriginChecks.get(fastify) ?? isNeverDeclared;
+    if (applyCors(request, reply, config.corsOrigins, isDeclared)) return;
     done();
   });
 }
@@ -74,17 +89,23 @@ function redirectToHttps(
   return true;
 }
 
+const isNeverDeclared: DeclaredOriginCheck = () => false;
+
 /** Sets CORS headers; answers a preflight itself. Returns true when the reply was sent. */
 function applyCors(
   request: FastifyRequest,
   reply: FastifyReply,
   allowedOrigins: readonly string[],
+  isDeclared: DeclaredOriginCheck,
 ): boolean {
   const origin = request.headers.origin;
   const path = request.url.split('?')[0];
   if (path === HEALTH_PATH) {
     void reply.header('Access-Control-Allow-Origin', '*');
-  } else if (origin !== undefined && isAllowedOrigin(origin, allowedOrigins)) {
+  } else if (
+    origin !== undefined &&
+    (isAllowedOrigin(origin, allowedOrigins) || isDeclared(origin))
+  ) {
     void reply.header('Access-Control-Allow-Origin', origin);
     void reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   }

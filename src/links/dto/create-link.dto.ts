@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -83,13 +84,20 @@ export class CreateLinkDto extends RouteFieldsDto {
   @MaxLength(1000)
   notes?: string;
 
-  @ApiPropertyOptional({
-    default: false,
-    description:
-      "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
-      "network's tracking parameters and those the destination already sets (README: Query forwarding)",
-  })
-  @IsOptional()
-  @IsBoolean()
+  @IsForwardQueryFlag()
   forwardQuery?: boolean;
+}
+
+/** `forwardQuery` on create and update: validated and documented once. */
+export function IsForwardQueryFlag(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      default: false,
+      description:
+        "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
+        "network's tracking parameters and those the destination already sets (README: Query forwarding)",
+    }),
+    IsOptional(),
+    IsBoolean(),
+  );
 }

@@ -16,6 +16,7 @@ import { PRODUCT_CATEGORIES, ProductCategory } from '../../merchants/kb/merchant
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
+import { IsForwardQueryFlag } from './create-link.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */
@@ -88,12 +89,6 @@ export class UpdateLinkDto {
   @MaxLength(1000)
   notes?: string | null;
 
-  @ApiPropertyOptional({
-    description:
-      "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
-      "network's tracking parameters and those the destination already sets (README: Query forwarding)",
-  })
-  @IsOptional()
-  @IsBoolean()
+  @IsForwardQueryFlag()
   forwardQuery?: boolean;
 }

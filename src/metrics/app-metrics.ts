@@ -1,0 +1,138 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the edge answered (EdgeAnswer's kinds) and with which status. */
+export const REDIRECT_ANSWERS = [
+  ['redirect', 302],
+  ['too_many_requests', 429],
+  ['not_found', 404],
+  ['internal_error', 500],
+] as const;
+export type RedirectAnswerKind = (typeof REDIRECT_ANSWERS)[number][0];
+
+export type ProbeKind = 'deep_link' | 'health';
+
+/**
+ * The process's Prometheus metrics (GET /metrics on METRICS_PORT). One registry per app, not
+ * prom-client's global one, so several apps in one process (the e2e suites) never collide.
+ * Clicks and refusals are counted in plain numbers and turned into samples when scraped:
+ * counting a click is one increment, with no label lookup or allocation (prom-client's
+ * labelled `inc` hashes its labels into a new string on every call).
+ */
+export class AppMetrics {
+  readonly registry = new Registry();
+  /** Clicks are counted in plain numbers, turned into samples only when scraped. */
+  private readonly redirectCounts: Record<RedirectAnswerKind, number> = {
+    redirect: 0,
+    too_many_requests: 0,
+    not_found: 0,
+    internal_error: 0,
+  };
+  private readonly apiRateLimitRefusals = { count: 0 };
+  private readonly apiRequests = new Counter({
+    name: 'linkpilot_http_requests_total',
+    help: 'HTTP requests answered by the API (not the edge redirect) by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly apiDuration = new Histogram({
+    name: 'linkpilot_http_request_duration_seconds',
+    help: 'Time to answer an API request, by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  private readonly probeResults = new Counter({
+    name: 'linkpilot_probe_results_total',
+    help: 'Link probe verdicts by probe (deep_link, health) and status',
+    labelNames: ['probe', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { collectProcessMetrics: boolean }) {
+    const redirectCounts = this.redirectCounts;
+    const apiRateLimitRefusals = this.apiRateLimitRefusals;
+    new Counter({
+      name: 'linkpilot_redirects_total',
+      help: 'Answers of GET /r/:linkId by outcome and HTTP status',
+      labelNames: ['outcome', 'status'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, status] of REDIRECT_ANSWERS) {
+          this.inc({ outcome: kind, status: String(status) }, redirectCounts[kind]);
+        }
+      },
+    });
+    new Counter({
+      name: 'linkpilot_rate_limit_refusals_total',
+      help: 'Requests refused with 429: api (key rate limits and the failed-authentication brake) or edge (click windows)',
+      labelNames: ['scope'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ scope: 'api' }, apiRateLimitRefusals.count);
+        this.inc({ scope: 'edge' }, redirectCounts.too_many_requests);
+      },
+    });
+    if (options.collectProcessMetrics) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'linkpilot_' });
+    }
+  }
+
+  /** On every click: one increment of a number, nothing allocated. */
+  countRedirect(kind: RedirectAnswerKind): void {
+    this.redirectCounts[kind]++;
+  }
+
+  observeApiRequest(method: string, route: string, status: number, seconds: number): void {
+    this.apiRequests.labels(method, route, String(status)).inc();
+    this.apiDuration.labels(method, route).observe(seconds);
+    if (status === 429) {
+      this.apiRateLimitRefusals.count++;
+    }
+  }
+
+  countProbeResult(probe: ProbeKind, status: string): void {
+    this.probeResults.labels(probe, status).inc();
+  }
+
+  /** Clicks the consumer has written to PostgreSQL, read at each scrape. */
+  readClicksWritten(read: () => number): void {
+    new Counter({
+      name: 'linkpilot_click_consumer_written_total',
+      help: 'Click records this process moved from the streams to PostgreSQL',
+      registers: [this.registry],
+      collect() {
+        // The consumer keeps the running total; the counter shows it as it is.
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+
+  /** Age of the FX rates in use (hours; absent when there are none), read at each scrape. */
+  readFxAge(read: () => number | null): void {
+    new Gauge({
+      name: 'linkpilot_fx_rates_age_hours',
+      help: 'Age of the FX rates in use, from the upstream timestamp',
+      registers: [this.registry],
+      collect() {
+        const ageHours = read();
+        if (ageHours === null) {
+          this.reset();
+        } else {
+          this.set(ageHours);
+        }
+      },
+    });
+  }
+
+  contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

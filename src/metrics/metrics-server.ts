@@ -1,0 +1,49 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppMetrics } from './app-metrics';
+
+/**
+ * GET /metrics in the Prometheus text format on its own port (METRICS_PORT), apart from the
+ * API's: no authentication, never exposed through the public listener. Anything else is 404.
+ */
+export class MetricsServer {
+  private server: Server | null = null;
+
+  constructor(private readonly metrics: AppMetrics) {}
+
+  async listen(port: number, host: string): Promise<void> {
+    const server = createServer((request, response) => {
+      const path = (request.url ?? '').split('?')[0];
+      if (request.method !== 'GET' || path !== '/metrics') {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+        return;
+      }
+      this.metrics.render().then(
+        (text) => {
+          response.writeHead(200, { 'content-type': this.metrics.contentType() }).end(text);
+        },
+        (error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end(`${String(error)}\n`);
+        },
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+  }
+
+  /** The bound port (METRICS_PORT=0 picks a free one), or null when not listening. */
+  port(): number | null {
+    return this.server === null ? null : (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server === null) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

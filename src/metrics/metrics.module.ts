@@ -1,0 +1,43 @@
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectConfig } from '../config/config.module';
+import { HttpConfig } from '../config/env';
+import { AppMetrics } from './app-metrics';
+import { MetricsServer } from './metrics-server';
+
+/** The app's metrics, injectable everywhere; serves them on METRICS_PORT while the app runs. */
+@Global()
+@Module({})
+export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(MetricsServer) private readonly server: MetricsServer,
+    @InjectConfig('http') private readonly http: HttpConfig,
+  ) {}
+
+  static forRoot(metrics: AppMetrics): DynamicModule {
+    return {
+      module: MetricsModule,
+      providers: [
+        { provide: AppMetrics, useValue: metrics },
+        { provide: MetricsServer, useValue: new MetricsServer(metrics) },
+      ],
+      exports: [AppMetrics, MetricsServer],
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.http.metricsPort !== null) {
+      await this.server.listen(this.http.metricsPort, this.http.host);
+    }
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.server.close();
+  }
+}

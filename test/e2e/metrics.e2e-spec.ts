@@ -1,0 +1,95 @@
+import request from 'supertest';
+import { MetricsServer } from '../../src/metrics/metrics-server';
+import { buildAmazonUrl } from '../factories/api-link.factory';
+import { createCreatorWithKey } from '../factories/creator.factory';
+import { pollUntil } from '../support/poll';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** The value of one sample line (`name{labels} value`), or undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics on METRICS_PORT (e2e)', () => {
+  let t: TestApp;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
+      // Probes of every link go to a closed loopback port: they fail at once, and are counted.
+      PROBES_ENABLED: 'true',
+      PROBE_ALLOW_PRIVATE_TARGETS: 'true',
+      PROBE_TARGET_OVERRIDE: 'http://127.0.0.1:9',
+    });
+    metricsUrl = `http://127.0.0.1:${t.app.get(MetricsServer).port()}`;
+  });
+  afterAll(() => t.close());
+
+  const scrape = async (): Promise<string> => {
+    const response = await request(metricsUrl).get('/metrics').expect(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    return response.text;
+  };
+
+  it('should be served on its own port only, not by the API listener', async () => {
+    await t.http.get('/metrics').expect(404);
+    await request(metricsUrl).get('/v1/health').expect(404);
+  });
+
+  it('should count real redirects, API requests, rate-limit refusals and probes', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const created = await t.http
+      .post('/v1/links')
+      .set('Authorization', creator.authorization)
+      .send({ originalUrl: buildAmazonUrl() })
+      .expect(201);
+    const linkId = (created.body as { data: { link: { linkId: string } } }).data.link.linkId;
+    await t.http.get(`/r/${linkId}`).expect(302);
+    await t.http.get(`/r/${linkId}`).expect(302);
+    await t.http.get('/r/NOSUCHLINK').expect(404);
+    // The Publisher limit is 60 API requests a minute: the 61st is refused.
+    for (let index = 0; index < 59; index++) {
+      await t.http.get('/v1/account').set('Authorization', creator.authorization).expect(200);
+    }
+    await t.http.get('/v1/account').set('Authorization', creator.authorization).expect(429);
+
+    const text = await pollUntil(scrape, (body) =>
+      /^linkpilot_probe_results_total\{probe="health",status="\w+"\} 1$/m.test(body),
+    );
+    expect(sample(text, 'linkpilot_redirects_total{outcome="redirect",status="302"}')).toBe(2);
+    expect(sample(text, 'linkpilot_redirects_total{outcome="not_found",status="404"}')).toBe(1);
+    expect(
+      sample(text, 'linkpilot_redirects_total{outcome="too_many_requests",status="429"}'),
+    ).toBe(0);
+    expect(
+      sample(text, 'linkpilot_http_requests_total{method="POST",route="/v1/links",status="201"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'linkpilot_http_requests_total{method="GET",route="/v1/account",status="200"}'),
+    ).toBe(59);
+    expect(
+      sample(text, 'linkpilot_http_requests_total{method="GET",route="/v1/account",status="429"}'),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        'linkpilot_http_request_duration_seconds_count{method="GET",route="/v1/account"}',
+      ),
+    ).toBe(60);
+    expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="api"}')).toBe(1);
+    expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="edge"}')).toBe(0);
+    expect(sample(text, 'linkpilot_probe_results_total{probe="deep_link",status="invalid"}')).toBe(
+      1,
+    );
+    expect(sample(text, 'linkpilot_probe_results_total{probe="health",status="critical"}')).toBe(1);
+    // Other suites' servers may drain the same Redis streams: the count is there, not exact.
+    expect(sample(text, 'linkpilot_click_consumer_written_total')).toBeGreaterThanOrEqual(0);
+    // The bundled snapshot (or newer rates a parallel suite stored).
+    expect(sample(text, 'linkpilot_fx_rates_age_hours')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'linkpilot_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(sample(text, 'linkpilot_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+});
