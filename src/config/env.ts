@@ -31,6 +31,13 @@ export interface DatabaseConfig {
   url: string | null;
   dataDir: string;
   poolSize: number;
+  /**
+   * The serving pool's bounds (not the CLI's migrations): a statement PostgreSQL has not
+   * finished in this time is cancelled, and a connection not had in this time fails, so an
+   * API call answers 503 DATABASE_UNAVAILABLE instead of hanging on a stalled database.
+   */
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
 }
 
 export interface KvConfig {
@@ -119,6 +126,8 @@ export const ENV_VARIABLES = [
   'METRICS_PORT',
   'DATABASE_URL',
   'DATABASE_POOL_SIZE',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'DATABASE_CONNECT_TIMEOUT_MS',
   'REDIS_URL',
   'DATA_DIR',
   'REDIRECT_BASE_URL',
@@ -278,6 +287,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       url: reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
       dataDir: path.resolve(reader.string('DATA_DIR', './data')),
       poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
+      statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
+      connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
     },
     kv: { url: reader.url('REDIS_URL', null, ['redis:', 'rediss:']) },
     redirect: {

@@ -2,8 +2,21 @@ import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from '../entities';
 
-/** One definition for the app, the CLI and the tests: schema only ever changes by migration. */
-export function buildDataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/** Bounds of a serving pool (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
+export interface PoolBounds {
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+/**
+ * One definition for the app, the CLI and the tests: schema only ever changes by migration.
+ * The app's pool is bounded (`bounds`); migrations and seeds run unbounded.
+ */
+export function buildDataSourceOptions(
+  url: string,
+  poolSize: number,
+  bounds?: PoolBounds,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -14,6 +27,17 @@ export function buildDataSourceOptions(url: string, poolSize: number): DataSourc
     migrationsRun: false,
     // Only errors: the CLI's stdout must stay one JSON object; callers report what they applied.
     logging: ['error'],
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: bounds?.connectTimeoutMs ?? 5000,
+      ...(bounds === undefined
+        ? {}
+        : {
+            // Server-side cancel, and a client-side timer a second later for a database that
+            // accepts connections but no longer answers (a cancel would never arrive).
+            statement_timeout: bounds.statementTimeoutMs,
+            query_timeout: bounds.statementTimeoutMs + 1000,
+          }),
+    },
   };
 }

@@ -12,7 +12,7 @@ import { buildDataSourceOptions } from './data-source-options';
         if (config.url === null) {
           throw new Error('Open the database (openDatabase) before building the app');
         }
-        return buildDataSourceOptions(config.url, config.poolSize);
+        return buildDataSourceOptions(config.url, config.poolSize, config);
       },
     }),
   ],

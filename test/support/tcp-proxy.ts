@@ -3,11 +3,14 @@ import * as path from 'node:path';
 
 /**
  * A loopback TCP proxy in front of the test database, so a test can cut the database off
- * from a running app (`cut()`) the way a crash or a network partition would.
+ * from a running app (`cut()`) the way a crash or a network partition would, or stall it
+ * (`stall()`: connections stay open and new ones are accepted, but nothing is answered), the
+ * way an overloaded or hung database does.
  */
 export interface TcpProxy {
   url: string;
   cut(): Promise<void>;
+  stall(): void;
 }
 
 function upstreamOf(databaseUrl: string): net.NetConnectOpts {
@@ -20,14 +23,20 @@ function upstreamOf(databaseUrl: string): net.NetConnectOpts {
 export async function startDatabaseProxy(databaseUrl: string): Promise<TcpProxy> {
   const upstream = upstreamOf(databaseUrl);
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let isStalled = false;
   const server = net.createServer((client) => {
+    client.on('error', () => client.destroy());
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    // A stalled database accepts the connection and never says a word.
+    if (isStalled) return;
     const target = net.connect(upstream);
-    for (const socket of [client, target]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => socket.destroy());
-    }
+    target.on('error', () => target.destroy());
+    sockets.add(target);
+    target.on('close', () => sockets.delete(target));
     client.pipe(target).pipe(client);
+    pairs.add([client, target]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -37,6 +46,15 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<TcpProxy>
   url.port = String(port);
   return {
     url: url.toString(),
+    stall: () => {
+      isStalled = true;
+      for (const [client, target] of pairs) {
+        client.unpipe(target);
+        target.unpipe(client);
+        client.on('data', () => undefined);
+        target.on('data', () => undefined);
+      }
+    },
     cut: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { AppError, ErrorDetails } from './app-error';
+import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import { ErrorCode } from './error-code';
 
 /** What every unexpected error answers; its stack goes to the log only. */
@@ -47,6 +48,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof AppError) return exception;
     const status = statusOf(exception);
     if (status !== undefined && status < 500) return fromClientStatus(status, exception, request);
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        `Database unavailable on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]: ${String(exception)}`,
+      );
+      return databaseUnavailableError();
+    }
     this.logger.error(
       `Unexpected error on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]`,
       exception instanceof Error ? exception.stack : String(exception),
