@@ -23,7 +23,13 @@ describe('API during a database outage (e2e)', () => {
 
   describe.each([
     ['refusing connections', (proxy: TcpProxy) => proxy.cut()],
-    ['stalled (accepting, never answering)', (proxy: TcpProxy) => proxy.stall()],
+    [
+      'stalled (accepting, never answering)',
+      (proxy: TcpProxy) => {
+        proxy.stall();
+        return Promise.resolve();
+      },
+    ],
   ])('with PostgreSQL %s', (_name, fault) => {
     let t: TestApp;
     let proxy: TcpProxy;
