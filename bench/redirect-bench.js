@@ -313,7 +313,8 @@ function buildRequestLists(linkIds) {
   const ips = addresses();
   return Array.from({ length: CONNECTIONS }, (_, connection) =>
     Array.from({ length: REQUESTS_PER_CONNECTION }, (_, k) => {
-      const n = connection * REQUESTS_PER_CONNECTION + k;
+      // Interleaved, so connections at the same position ask for different links and addresses.
+      const n = k * CONNECTIONS + connection;
       return serialiseRequest(`/r/${linkIds[(n * 7919) % linkIds.length]}`, {
         'x-forwarded-for': ips[(n * 104729) % ips.length],
         'cf-ipcountry': COUNTRIES[(n * 31) % COUNTRIES.length],
