@@ -400,6 +400,10 @@ async function main() {
     console.log(`bench: ${keys.length} creators, ${linkIds.length} links; warming up ${WARMUP_S}s`);
     const ceilingServer = startCeiling();
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // A ceiling that could not listen (a stale one on the port) would measure the wrong server.
+    if (ceilingServer.exitCode !== null) {
+      throw new Error(`the ceiling server exited (is port ${CEILING_PORT} taken?)`);
+    }
     await load(PORT, lists, WARMUP_S);
     await load(CEILING_PORT, lists, WARMUP_S);
     // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
