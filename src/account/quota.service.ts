@@ -1,4 +1,8 @@
-import { UNIQUE_VISITORS_TTL_SECONDS, uniqueVisitorKeys } from '../analytics/unique-visitors';
+import {
+  clickDayOf,
+  UNIQUE_VISITORS_TTL_SECONDS,
+  uniqueVisitorKeys,
+} from '../analytics/unique-visitors';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { ClickCountsService } from '../analytics/click-counts.service';
@@ -84,7 +88,7 @@ export class QuotaService {
       creator.creatorId,
       environment,
       click.linkId,
-      new Date(nowMs).toISOString().slice(0, 10),
+      clickDayOf(nowMs),
     );
     const request: ClickAdmissionRequest = {
       keys: edgeKeysOf(creator.creatorId, environment, click.clientIp, period.id),

@@ -32,6 +32,16 @@ export function uniqueVisitorKeys(
 const linkKeyIn = (tag: string, linkId: string, day: string): string =>
   `uv:${tag}:l:${linkId}:${day}`;
 
+/** The UTC day of a click, `YYYY-MM-DD`, remembered for the current day (every click asks). */
+let memoDay = { dayNumber: -1, day: '' };
+export function clickDayOf(ms: number): string {
+  const dayNumber = Math.floor(ms / 86_400_000);
+  if (memoDay.dayNumber !== dayNumber) {
+    memoDay = { dayNumber, day: new Date(ms).toISOString().slice(0, 10) };
+  }
+  return memoDay.day;
+}
+
 /** Every UTC day of an inclusive period, `YYYY-MM-DD`. */
 export function daysOfPeriod(periodStart: string, periodEnd: string): string[] {
   const days: string[] = [];
