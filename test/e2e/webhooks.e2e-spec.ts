@@ -202,6 +202,48 @@ describe('Webhooks (e2e)', () => {
     ]);
   });
 
+  it('should keep a pending retry across a restart: a new server instance delivers it', async () => {
+    const creator = await enterprise();
+    const path = freshPath();
+    const webhook = await register(creator, path);
+    receiver.statuses.push(503);
+    const eventId = await ping(creator, webhook.id);
+    await deliver();
+    expect((await deliveries(creator, webhook.id)).items[0]).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+    });
+
+    // Another instance on the same database, as after a restart: nothing lived in memory.
+    const restartedClock = new TestClock();
+    restartedClock.advance(40_000);
+    const restarted = await startTestApp(
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CLICK_CONSUMER_ENABLED: 'false' },
+      { clock: restartedClock },
+    );
+    try {
+      for (
+        let pass = await restarted.app.get(WebhookDeliveryWorker).deliverOnce();
+        pass.attempted + pass.dispatched > 0;
+      ) {
+        pass = await restarted.app.get(WebhookDeliveryWorker).deliverOnce();
+      }
+    } finally {
+      await restarted.close();
+    }
+
+    expect(receiver.on(path).map((request) => request.headers['linkpilot-event-id'])).toEqual([
+      eventId,
+      eventId,
+    ]);
+    expect((await deliveries(creator, webhook.id)).items[0]).toMatchObject({
+      eventId,
+      state: 'delivered',
+      attempts: 2,
+      lastStatusCode: 200,
+    });
+  });
+
   it('should retry a 500 with backoff and deliver the same event id again', async () => {
     const creator = await enterprise();
     const path = freshPath();
