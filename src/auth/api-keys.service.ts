@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { newUlid } from '../common/ids';
@@ -32,9 +32,11 @@ export interface IssuedApiKey {
 }
 
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly lastTouchedMs = new Map<string, number>();
+  /** lastUsedAt writes not answered yet: shutdown waits for them, the pool closes after. */
+  private readonly pendingTouches = new Set<Promise<void>>();
 
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly apiKeys: Repository<ApiKeyEntity>,
@@ -138,11 +140,20 @@ export class ApiKeysService {
     const nowMs = this.clock.nowMs();
     if (nowMs - (this.lastTouchedMs.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouchedMs.set(keyId, nowMs);
-    this.apiKeys
+    const touch = this.apiKeys
       .update({ id: keyId }, { lastUsedAt: new Date(nowMs) })
-      .catch((error: unknown) =>
-        this.logger.warn(`Could not record last use of key ${keyId}: ${String(error)}`),
-      );
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.logger.warn(`Could not record last use of key ${keyId}: ${String(error)}`),
+      )
+      .finally(() => this.pendingTouches.delete(touch));
+    this.pendingTouches.add(touch);
+  }
+
+  /** Lets the last lastUsedAt writes finish before the database pool closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.pendingTouches);
   }
 }
 
