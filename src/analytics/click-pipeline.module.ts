@@ -4,24 +4,11 @@ import { ClickCountsService } from './click-counts.service';
 import { ClickEntity } from './click.entity';
 import { ClickPartitionsService } from './click-partitions.service';
 import { ClickStreamConsumer } from './click-stream.consumer';
-import { ExcludedHitsLedgerService } from './excluded-hits-ledger.service';
-import { VisitorHasherService } from './visitor-hasher.service';
 
 /** The write side of analytics: click streams to the partitioned clicks table. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity])],
-  providers: [
-    ClickStreamConsumer,
-    ClickPartitionsService,
-    ClickCountsService,
-    ExcludedHitsLedgerService,
-    VisitorHasherService,
-  ],
-  exports: [
-    ClickStreamConsumer,
-    ClickCountsService,
-    ExcludedHitsLedgerService,
-    VisitorHasherService,
-  ],
+  providers: [ClickStreamConsumer, ClickPartitionsService, ClickCountsService],
+  exports: [ClickStreamConsumer, ClickCountsService],
 })
 export class ClickPipelineModule {}

@@ -5,6 +5,7 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { ExcludedHitReason } from './excluded-hits';
+import { clickDayOf } from './unique-visitors';
 
 /** Counters are written in batches this often (and when the process stops). */
 const FLUSH_INTERVAL_MS = 2_000;
@@ -65,7 +66,7 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
   }
 
   record(hit: ExcludedHit): void {
-    const day = new Date(hit.nowMs).toISOString().slice(0, 10);
+    const day = clickDayOf(hit.nowMs);
     const key = `${hit.linkId}|${day}|${hit.reason}`;
     const counter = this.pending.get(key);
     if (counter !== undefined) {

@@ -48,7 +48,7 @@ export class VisitorHasherService implements OnModuleInit, OnModuleDestroy {
 
   /** The visitor's hash for the day of `nowMs`, or null while that day's secret is unknown. */
   hashOf(clientIp: string, userAgent: string | undefined, nowMs: number): string | null {
-    const day = dayOf(nowMs);
+    const day = clickDayOf(nowMs);
     const secret = this.secrets.get(day);
     if (secret === undefined) {
       void this.loadSecret(day);
@@ -63,9 +63,9 @@ export class VisitorHasherService implements OnModuleInit, OnModuleDestroy {
   /** Today's and tomorrow's secrets, and yesterday's dropped. */
   private async prefetch(): Promise<void> {
     const nowMs = this.clock.nowMs();
-    const today = dayOf(nowMs);
+    const today = clickDayOf(nowMs);
     for (const day of this.secrets.keys()) if (day < today) this.secrets.delete(day);
-    await Promise.all([this.loadSecret(today), this.loadSecret(dayOf(nowMs + DAY_MS))]);
+    await Promise.all([this.loadSecret(today), this.loadSecret(clickDayOf(nowMs + DAY_MS))]);
   }
 
   private async loadSecret(day: string): Promise<void> {
@@ -83,5 +83,3 @@ export class VisitorHasherService implements OnModuleInit, OnModuleDestroy {
     }
   }
 }
-
-const dayOf = clickDayOf;

@@ -1,19 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { KeyEnvironment } from '../common/access/auth-context';
-import type { EventType } from './event-types';
 import type { OutboxEvent } from './outbox-event';
 
-interface EventRow {
-  id: string;
-  creatorId: string;
-  environment: KeyEnvironment;
-  type: EventType;
-  data: Record<string, unknown>;
-  targetEndpointId: string | null;
-  createdAt: Date;
-}
+/** A row as read: an OutboxEvent whose timestamp the driver may hand back as text. */
+type EventRow = Omit<OutboxEvent, 'createdAt'> & { createdAt: Date | string };
 
 const EVENT_COLUMNS = `id, creator_id AS "creatorId", environment, type, data,
   target_endpoint_id AS "targetEndpointId", created_at AS "createdAt"`;

@@ -120,7 +120,7 @@ export class RedirectHandler {
     if (creator === null) return null;
     const nowMs = this.clock.nowMs();
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const edge: EdgeVisitor = { isBot: false, exclusion: null, visitor };
+    const edge: EdgeVisitor = { exclusion: null, visitor };
     const route = this.routeFor(record, creator, edge, fx, nowMs);
     const trace = this.router.trace(record, creator, visitor, this.merchantOf(record), fx, nowMs);
     return { route, trace };

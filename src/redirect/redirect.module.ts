@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { QuotaModule } from '../account/quota.module';
 import { CreatorsModule } from '../account/creators.module';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
+import { EdgeStatsModule } from '../analytics/edge-stats.module';
 import { NetworksModule } from '../networks/networks.module';
 import { FxModule } from '../fx/fx.module';
 import { LinksModule } from '../links/links.module';
@@ -18,6 +19,7 @@ import { RedirectHandler } from './redirect.handler';
     MerchantsModule,
     FxModule,
     ClickPipelineModule,
+    EdgeStatsModule,
     QuotaModule,
     CreatorsModule,
     NetworksModule,

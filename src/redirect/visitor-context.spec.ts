@@ -21,7 +21,6 @@ const headers = (overrides: Partial<EdgeHeaders> = {}): EdgeHeaders => ({
 
 const desktopIn = (country: string | null): EdgeVisitor => ({
   visitor: { country, device: 'desktop', os: null, isInAppBrowser: false },
-  isBot: false,
   exclusion: null,
 });
 
@@ -56,7 +55,7 @@ describe(readVisitor.name, () => {
       ['infinity', 'Infinity', false],
     ])('should read the bot score when it is %s', (_case, botScore, isBot) => {
       const edge = readVisitor(headers({ country: 'US', botScore }), true, false);
-      expect([edge.isBot, edge.exclusion]).toEqual([isBot, isBot ? 'bot_score' : null]);
+      expect(edge.exclusion).toBe(isBot ? 'bot_score' : null);
     });
   });
 
@@ -69,7 +68,6 @@ describe(readVisitor.name, () => {
     it('should know nothing of a visitor with neither User-Agent nor trusted country', () => {
       expect(readVisitor(headers({ userAgent: undefined, country: 'GB' }), false, false)).toEqual({
         visitor: null,
-        isBot: false,
         exclusion: null,
       });
     });
@@ -83,7 +81,6 @@ describe(readVisitor.name, () => {
       false,
       {
         visitor: { country: 'IN', device: 'mobile', os: 'ios', isInAppBrowser: false },
-        isBot: false,
         exclusion: null,
       },
     ],
@@ -99,21 +96,15 @@ describe(readVisitor.name, () => {
       { userAgent: '' },
       true,
       false,
-      { visitor: null, isBot: false, exclusion: null },
+      { visitor: null, exclusion: null },
     ],
-    [
-      'a HEAD request',
-      { country: 'US' },
-      true,
-      true,
-      { ...desktopIn('US'), isBot: true, exclusion: 'head' },
-    ],
+    ['a HEAD request', { country: 'US' }, true, true, { ...desktopIn('US'), exclusion: 'head' }],
     [
       'a HEAD request with nothing known',
       { userAgent: undefined },
       false,
       true,
-      { visitor: null, isBot: true, exclusion: 'head' },
+      { visitor: null, exclusion: 'head' },
     ],
     [
       'a known crawler',
@@ -122,7 +113,6 @@ describe(readVisitor.name, () => {
       false,
       {
         visitor: { country: 'US', device: 'desktop', os: null, isInAppBrowser: false },
-        isBot: true,
         exclusion: 'bot_user_agent',
       },
     ],
@@ -131,7 +121,7 @@ describe(readVisitor.name, () => {
       { userAgent: SLACK_PREVIEW },
       false,
       false,
-      { visitor: null, isBot: true, exclusion: 'link_preview' },
+      { visitor: null, exclusion: 'link_preview' },
     ],
   ])('should read %s', (_case, overrides, isFromTrustedProxy, isHead, expected) => {
     expect(readVisitor(headers(overrides), isFromTrustedProxy, isHead)).toEqual(expected);

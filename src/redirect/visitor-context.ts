@@ -14,9 +14,10 @@ export interface EdgeHeaders {
 export interface EdgeVisitor {
   /** Null when nothing about the visitor is known: then the link's stored route is served. */
   visitor: VisitorContext | null;
-  /** Bots, link previews and HEAD requests: served the original URL, never counted. */
-  isBot: boolean;
-  /** Why such a hit is not counted (the excluded-hit ledger's reason); null for a visitor. */
+  /**
+   * Bots, link previews and HEAD requests are served the original URL and never counted:
+   * why (the excluded-hit ledger's reason); null for a visitor.
+   */
   exclusion: 'head' | 'link_preview' | 'bot_user_agent' | 'bot_score' | null;
 }
 
@@ -43,8 +44,7 @@ export function readVisitor(
         : isScoredBot
           ? 'bot_score'
           : null;
-  const isBot = exclusion !== null;
-  if (knownCountry === null && ua.device === null) return { visitor: null, isBot, exclusion };
+  if (knownCountry === null && ua.device === null) return { visitor: null, exclusion };
   return {
     visitor: {
       country: knownCountry,
@@ -52,7 +52,6 @@ export function readVisitor(
       os: ua.os,
       isInAppBrowser: ua.isInAppBrowser,
     },
-    isBot,
     exclusion,
   };
 }

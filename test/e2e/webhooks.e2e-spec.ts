@@ -93,10 +93,12 @@ describe('Webhooks (e2e)', () => {
     await receiver.close();
   });
 
-  const deliver = () => t.app.get(WebhookDeliveryWorker).deliverOnce();
+  const deliver = (app: TestApp = t) => app.app.get(WebhookDeliveryWorker).deliverOnce();
   /** Passes until one finds nothing due: an endpoint gets one delivery per pass, in order. */
-  const deliverAll = async () => {
-    for (let pass = await deliver(); pass.attempted + pass.dispatched > 0;) pass = await deliver();
+  const deliverAll = async (app: TestApp = t) => {
+    for (let pass = await deliver(app); pass.attempted + pass.dispatched > 0;) {
+      pass = await deliver(app);
+    }
   };
   const enterprise = (includedClicks?: number) =>
     createCreatorWithKey(t.app, { plan: 'enterprise', includedClicks });
@@ -222,12 +224,7 @@ describe('Webhooks (e2e)', () => {
       { clock: restartedClock },
     );
     try {
-      for (
-        let pass = await restarted.app.get(WebhookDeliveryWorker).deliverOnce();
-        pass.attempted + pass.dispatched > 0;
-      ) {
-        pass = await restarted.app.get(WebhookDeliveryWorker).deliverOnce();
-      }
+      await deliverAll(restarted);
     } finally {
       await restarted.close();
     }
