@@ -12,6 +12,17 @@ export type RedirectAnswerKind = (typeof REDIRECT_ANSWERS)[number][0];
 export type ProbeKind = 'deep_link' | 'health';
 
 /**
+ * The edge's caches and where each lookup found its answer: in process, in Redis, or in
+ * PostgreSQL (a miss everywhere else; an unknown id read from PostgreSQL counts there too).
+ */
+export const EDGE_CACHE_SOURCES = {
+  link_record: ['memory', 'redis', 'database'],
+  creator_profile: ['memory', 'database'],
+} as const;
+export type EdgeCache = keyof typeof EDGE_CACHE_SOURCES;
+export type EdgeCacheSource<C extends EdgeCache> = (typeof EDGE_CACHE_SOURCES)[C][number];
+
+/**
  * The process's Prometheus metrics (GET /metrics on METRICS_PORT). One registry per app, not
  * prom-client's global one, so several apps in one process (the e2e suites) never collide.
  * Clicks and refusals are counted in plain numbers and turned into samples when scraped:
@@ -28,6 +39,11 @@ export class AppMetrics {
     internal_error: 0,
   };
   private readonly apiRateLimitRefusals = { count: 0 };
+  /** Lookups per edge cache and source, plain numbers like the clicks. */
+  private readonly edgeCacheLookups: Record<EdgeCache, Record<string, number>> = {
+    link_record: { memory: 0, redis: 0, database: 0 },
+    creator_profile: { memory: 0, database: 0 },
+  };
   private readonly apiRequests = new Counter({
     name: 'linkpilot_http_requests_total',
     help: 'HTTP requests answered by the API (not the edge redirect) by method, route and status',
@@ -52,6 +68,7 @@ export class AppMetrics {
   constructor(options: { collectProcessMetrics: boolean }) {
     const redirectCounts = this.redirectCounts;
     const apiRateLimitRefusals = this.apiRateLimitRefusals;
+    const edgeCacheLookups = this.edgeCacheLookups;
     new Counter({
       name: 'linkpilot_redirects_total',
       help: 'Answers of GET /r/:linkId by outcome and HTTP status',
@@ -75,6 +92,20 @@ export class AppMetrics {
         this.inc({ scope: 'edge' }, redirectCounts.too_many_requests);
       },
     });
+    new Counter({
+      name: 'linkpilot_edge_cache_lookups_total',
+      help: "Lookups of the edge's link records and creator profiles by where the answer was found: memory (in process), redis or database",
+      labelNames: ['cache', 'source'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [cache, sources] of Object.entries(EDGE_CACHE_SOURCES)) {
+          for (const source of sources) {
+            this.inc({ cache, source }, edgeCacheLookups[cache as EdgeCache][source]);
+          }
+        }
+      },
+    });
     if (options.collectProcessMetrics) {
       collectDefaultMetrics({ register: this.registry, prefix: 'linkpilot_' });
     }
@@ -83,6 +114,11 @@ export class AppMetrics {
   /** On every click: one increment of a number, nothing allocated. */
   countRedirect(kind: RedirectAnswerKind): void {
     this.redirectCounts[kind]++;
+  }
+
+  /** On every lookup of an edge cache: one increment of a number, nothing allocated. */
+  countEdgeCacheLookup<C extends EdgeCache>(cache: C, source: EdgeCacheSource<C>): void {
+    this.edgeCacheLookups[cache][source]++;
   }
 
   observeApiRequest(method: string, route: string, status: number, seconds: number): void {

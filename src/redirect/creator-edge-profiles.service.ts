@@ -4,6 +4,7 @@ import { CreatorEdgeLimits, CreatorsService } from '../account/creators.service'
 import { SingleFlight } from '../common/cache/single-flight';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
+import { AppMetrics } from '../metrics/app-metrics';
 import type { NetworkId } from '../networks/network-ids';
 import { NetworkAccountsService } from '../networks/network-accounts.service';
 
@@ -73,6 +74,7 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
     private readonly creators: CreatorsService,
     private readonly networkAccounts: NetworkAccountsService,
     private readonly clock: Clock,
+    private readonly metrics: AppMetrics,
   ) {
     this.refreshWarnings = new ThrottledLogger(
       CreatorEdgeProfilesService.name,
@@ -99,8 +101,11 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
     const cached = this.cache.get(creatorId);
     if (cached !== undefined && this.clock.nowMs() - cached.loadedAtMs < PROFILE_MAX_AGE_MS) {
       this.inUse.add(creatorId);
+      this.metrics.countEdgeCacheLookup('creator_profile', 'memory');
       return cached.profile;
     }
+    // Counted as a database read even when it shares one already under way: the click waits for it.
+    this.metrics.countEdgeCacheLookup('creator_profile', 'database');
     return this.loadOne(creatorId, cached);
   }
 

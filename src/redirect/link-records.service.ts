@@ -6,6 +6,7 @@ import { LinkEventsService } from '../links/link-events.service';
 import { LinkRoutingRecord } from '../links/link-routing-record';
 import { LINK_INVALIDATION_CHANNEL, linkRecordCacheKey } from '../links/link-record-cache';
 import { LinksService } from '../links/links.service';
+import { AppMetrics } from '../metrics/app-metrics';
 
 const REDIS_TTL_SECONDS = 3600;
 /** The in-process copy lives a minute at most; changes also evict it at once (pub/sub). */
@@ -28,6 +29,7 @@ export class LinkRecordsService implements OnModuleInit {
   constructor(
     private readonly store: KvStore,
     private readonly links: LinksService,
+    private readonly metrics: AppMetrics,
     linkEvents: LinkEventsService,
   ) {
     // Edits, deletions and probe results all change what a click should do.
@@ -54,7 +56,10 @@ export class LinkRecordsService implements OnModuleInit {
     const linkId = normaliseLinkId(typedLinkId);
     if (linkId === null) return null;
     const cached = this.local.get(linkId);
-    if (cached !== undefined) return cached === 'missing' ? null : cached;
+    if (cached !== undefined) {
+      this.metrics.countEdgeCacheLookup('link_record', 'memory');
+      return cached === 'missing' ? null : cached;
+    }
     return this.load(linkId);
   }
 
@@ -67,11 +72,14 @@ export class LinkRecordsService implements OnModuleInit {
 
   private async fromRedis(linkId: string): Promise<LinkRoutingRecord | null> {
     const raw = await this.store.getString(linkRecordCacheKey(linkId)).catch(() => null);
-    return raw === null ? null : (JSON.parse(raw) as LinkRoutingRecord);
+    if (raw === null) return null;
+    this.metrics.countEdgeCacheLookup('link_record', 'redis');
+    return JSON.parse(raw) as LinkRoutingRecord;
   }
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
     const record = await this.links.findRoutingRecord(linkId);
+    this.metrics.countEdgeCacheLookup('link_record', 'database');
     if (record === null) return null;
     await this.store
       .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)

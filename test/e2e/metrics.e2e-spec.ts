@@ -79,6 +79,15 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
         'linkpilot_http_request_duration_seconds_count{method="GET",route="/v1/account"}',
       ),
     ).toBe(60);
+    // The first click read the new link and its creator from PostgreSQL, the second from memory;
+    // the unknown id is not one a link can have, so no cache was asked.
+    const lookups = (cache: string, source: string) =>
+      sample(text, `linkpilot_edge_cache_lookups_total{cache="${cache}",source="${source}"}`);
+    expect(lookups('link_record', 'memory')).toBe(1);
+    expect(lookups('link_record', 'redis')).toBe(0);
+    expect(lookups('link_record', 'database')).toBe(1);
+    expect(lookups('creator_profile', 'memory')).toBe(1);
+    expect(lookups('creator_profile', 'database')).toBe(1);
     expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="api"}')).toBe(1);
     expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="edge"}')).toBe(0);
     expect(sample(text, 'linkpilot_probe_results_total{probe="deep_link",status="invalid"}')).toBe(
