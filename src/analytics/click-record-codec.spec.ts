@@ -1,5 +1,11 @@
 import * as fc from 'fast-check';
-import { ClickRecordMessage, decodeClickRecord, encodeClickRecord } from './click-record-codec';
+import {
+  ClickRecordMessage,
+  ClickRecordTemplate,
+  decodeClickRecord,
+  PerClickFields,
+  encodeClickRecord,
+} from './click-record-codec';
 
 const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
   recordId: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -66,5 +72,54 @@ describe(decodeClickRecord.name, () => {
     ['[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null]'],
   ])('should refuse %s', (payload) => {
     expect(() => decodeClickRecord(payload)).toThrow();
+  });
+});
+
+/** What every click of one link on one route stores alike. */
+function sharedFieldsOf(
+  record: ClickRecordMessage,
+): Omit<ClickRecordMessage, keyof PerClickFields> {
+  const {
+    recordId: _recordId,
+    clickedAt: _clickedAt,
+    visitorCountry: _visitorCountry,
+    deviceClass: _deviceClass,
+    ...shared
+  } = record;
+  return shared;
+}
+
+describe(ClickRecordTemplate.name, () => {
+  it('should encode the same bytes as encodeClickRecord', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const { recordId, clickedAt, visitorCountry, deviceClass } = record;
+        const template = new ClickRecordTemplate(sharedFieldsOf(record));
+        expect(template.encode({ recordId, clickedAt, visitorCountry, deviceClass })).toBe(
+          encodeClickRecord(record),
+        );
+      }),
+    );
+  });
+
+  it('should encode each click with its own values when one template serves many', () => {
+    fc.assert(
+      fc.property(
+        recordArb,
+        fc.array(recordArb, { minLength: 2, maxLength: 5 }),
+        (first, others) => {
+          const template = new ClickRecordTemplate(sharedFieldsOf(first));
+          for (const other of others) {
+            const click = {
+              recordId: other.recordId,
+              clickedAt: other.clickedAt,
+              visitorCountry: other.visitorCountry,
+              deviceClass: other.deviceClass,
+            };
+            expect(decodeClickRecord(template.encode(click))).toEqual({ ...first, ...click });
+          }
+        },
+      ),
+    );
   });
 });

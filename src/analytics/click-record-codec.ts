@@ -82,3 +82,52 @@ export function decodeClickRecord(payload: string): ClickRecordMessage {
   }
   return record as unknown as ClickRecordMessage;
 }
+
+/** The fields that differ between clicks of one link on one route. */
+export type PerClickFields = Pick<
+  ClickRecordMessage,
+  'recordId' | 'clickedAt' | 'visitorCountry' | 'deviceClass'
+>;
+
+const PER_CLICK_FIELDS: ReadonlySet<keyof ClickRecordMessage> = new Set<keyof PerClickFields>([
+  'recordId',
+  'clickedAt',
+  'visitorCountry',
+  'deviceClass',
+]);
+
+/**
+ * encodeClickRecord for the many clicks of one link on one route: the fields they share are
+ * encoded once, and a click costs the encoding of its four own values and a few string
+ * joins (the redirect encodes a record per click; building the whole array and stringifying
+ * it was about 5% of the redirect's CPU). The same bytes as encodeClickRecord (a property
+ * test holds it): JSON.stringify of an array is its elements' JSON joined with commas.
+ */
+export class ClickRecordTemplate {
+  /** The encoded text around the per-click slots: one more than `slots`. */
+  private readonly segments: string[] = [];
+  private readonly slots: (keyof PerClickFields)[] = [];
+
+  constructor(shared: Omit<ClickRecordMessage, keyof PerClickFields>) {
+    let segment = '[';
+    FIELDS.forEach((field, index) => {
+      if (index > 0) segment += ',';
+      if (PER_CLICK_FIELDS.has(field)) {
+        this.segments.push(segment);
+        this.slots.push(field as keyof PerClickFields);
+        segment = '';
+      } else {
+        segment += JSON.stringify(shared[field as keyof typeof shared]);
+      }
+    });
+    this.segments.push(`${segment}]`);
+  }
+
+  encode(click: PerClickFields): string {
+    let encoded = this.segments[0];
+    for (let i = 0; i < this.slots.length; i++) {
+      encoded += JSON.stringify(click[this.slots[i]]) + this.segments[i + 1];
+    }
+    return encoded;
+  }
+}

@@ -76,11 +76,6 @@ export class FxService {
   }
 
   /**
-   * The rates routing uses, without waiting: null only before the first load. The redirect
-   * calls this per click, so the same snapshot object is returned until the row changes or
-   * turns stale (and memoised decisions keyed by it stay valid exactly that long).
-   */
-  /**
    * Hours since the upstream timestamp of the rates held in memory, null before any were
    * loaded. Never reads the database (a metrics scrape must not).
    */
@@ -89,6 +84,11 @@ export class FxService {
     return row === null ? null : (this.clock.nowMs() - row.validAt.getTime()) / 3_600_000;
   }
 
+  /**
+   * The rates routing uses, without waiting: null only before the first load. The redirect
+   * calls this per click, so the same snapshot object is returned until the row changes or
+   * turns stale (and memoised decisions keyed by it stay valid exactly that long).
+   */
   peekSnapshot(): FxSnapshot | null {
     const row = this.latest.peek();
     return row === null ? null : this.snapshotFor(row);

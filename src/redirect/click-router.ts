@@ -2,7 +2,13 @@ import { LRUCache } from 'lru-cache';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
-import { decideRoute, decisionKey, sharedDecisionKey, toLinkRoutingInput } from '../routing/engine';
+import {
+  decideRoute,
+  decisionKey,
+  isPinActive,
+  sharedDecisionKey,
+  toLinkRoutingInput,
+} from '../routing/engine';
 import type {
   LinkRoutingInput,
   RoutingDecision,
@@ -11,6 +17,7 @@ import type {
 } from '../routing/engine/routing-types';
 import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
+import { internVisitor } from './visitor-context';
 
 /** Where one click goes, and what its click record says about the route. */
 export interface ClickRoute {
@@ -34,6 +41,15 @@ export class ClickRouter {
   private readonly memo = new LRUCache<string, ClickRoute>({ max: 200_000 });
   /** The engine's input per record, built again only when the merchant or accounts change. */
   private readonly inputs = new WeakMap<LinkRoutingRecord, LinkRoutingInput>();
+  /**
+   * A link's routes by visitor, in front of the keyed memo: a click of a link already routed
+   * for its (interned) visitor costs two map lookups instead of building two keys. Held per
+   * input object, so it goes with the record (or with a merchant or accounts change); reset
+   * when the rates or the pin's state change, the decision's other inputs.
+   */
+  private readonly linkRoutes = new WeakMap<LinkRoutingInput, LinkRoutes>();
+  /** Passthrough and stored routes, one object per record (not one per click). */
+  private readonly fixedRoutes = new WeakMap<LinkRoutingRecord, ClickRoute>();
 
   route(
     record: LinkRoutingRecord,
@@ -43,20 +59,16 @@ export class ClickRouter {
     fx: FxSnapshot,
     nowMs: number,
   ): ClickRoute {
-    if (record.passthrough) return passthroughRoute(record);
-    if (visitor === null) return storedRoute(record);
+    if (record.passthrough || visitor === null) return this.fixedRouteOf(record);
     const link = this.inputFor(record, merchant, creator);
-    // Two memos, both keyed by every input of the decision (decision-key.ts derives the keys
-    // from the engine's own input): first by the visitor's exact context, then by what of the
-    // visitor the route depends on (many countries share one).
-    const exactKey = decisionKey(link, visitor, fx, nowMs);
-    const exact = this.memo.get(exactKey);
-    if (exact !== undefined) return withRecordMerchant(exact, record);
-    const sharedKey = sharedDecisionKey(link, visitor, fx, nowMs);
-    const route = this.memo.get(sharedKey) ?? toClickRoute(decideRoute(link, visitor, fx, nowMs));
-    this.memo.set(exactKey, route);
-    this.memo.set(sharedKey, route);
-    return withRecordMerchant(route, record);
+    const routes = this.routesOf(link, fx, nowMs);
+    const interned = internVisitor(visitor);
+    let route = routes.byVisitor.get(interned);
+    if (route === undefined) {
+      route = withRecordMerchant(this.decide(link, interned, fx, nowMs), record);
+      routes.byVisitor.set(interned, route);
+    }
+    return route;
   }
 
   /**
@@ -76,6 +88,46 @@ export class ClickRouter {
     return decideRoute(this.inputFor(record, merchant, creator), visitor, fx, nowMs).trace;
   }
 
+  /**
+   * Two memos shared by every link, both keyed by every input of the decision (decision-key.ts
+   * derives the keys from the engine's own input): first by the visitor's exact context, then
+   * by what of the visitor the route depends on (many countries share one).
+   */
+  private decide(
+    link: LinkRoutingInput,
+    visitor: VisitorContext,
+    fx: FxSnapshot,
+    nowMs: number,
+  ): ClickRoute {
+    const exactKey = decisionKey(link, visitor, fx, nowMs);
+    const exact = this.memo.get(exactKey);
+    if (exact !== undefined) return exact;
+    const sharedKey = sharedDecisionKey(link, visitor, fx, nowMs);
+    const route = this.memo.get(sharedKey) ?? toClickRoute(decideRoute(link, visitor, fx, nowMs));
+    this.memo.set(exactKey, route);
+    this.memo.set(sharedKey, route);
+    return route;
+  }
+
+  private routesOf(link: LinkRoutingInput, fx: FxSnapshot, nowMs: number): LinkRoutes {
+    const isPinActive = pinStateOf(link, nowMs);
+    let routes = this.linkRoutes.get(link);
+    if (routes === undefined || routes.fx !== fx || routes.isPinActive !== isPinActive) {
+      routes = { fx, isPinActive, byVisitor: new Map() };
+      this.linkRoutes.set(link, routes);
+    }
+    return routes;
+  }
+
+  private fixedRouteOf(record: LinkRoutingRecord): ClickRoute {
+    let route = this.fixedRoutes.get(record);
+    if (route === undefined) {
+      route = record.passthrough ? passthroughRoute(record) : storedRoute(record);
+      this.fixedRoutes.set(record, route);
+    }
+    return route;
+  }
+
   // Reusing the input object is what keeps the key cheap: its link part is computed per object.
   private inputFor(
     record: LinkRoutingRecord,
@@ -90,6 +142,18 @@ export class ClickRouter {
     this.inputs.set(record, input);
     return input;
   }
+}
+
+/** One link's memoised routes, valid for one FX snapshot object and one state of the pin. */
+interface LinkRoutes {
+  fx: FxSnapshot;
+  isPinActive: boolean | null;
+  byVisitor: Map<VisitorContext, ClickRoute>;
+}
+
+/** The clock's part in a decision: whether the link's pin holds (null: no pin). */
+function pinStateOf(link: LinkRoutingInput, nowMs: number): boolean | null {
+  return link.networkOverride === undefined ? null : isPinActive(link.networkOverride, nowMs);
 }
 
 function toClickRoute(decision: RoutingDecision): ClickRoute {

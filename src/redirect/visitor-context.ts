@@ -44,14 +44,63 @@ export function readVisitor(
         : isScoredBot
           ? 'bot_score'
           : null;
-  if (knownCountry === null && ua.device === null) return { visitor: null, exclusion };
-  return {
-    visitor: {
+  if (knownCountry === null && ua.device === null) return edgeVisitorOf(null, exclusion);
+  return edgeVisitorOf(
+    internVisitor({
       country: knownCountry,
       device: ua.device ?? 'desktop',
       os: ua.os,
       isInAppBrowser: ua.isInAppBrowser,
-    },
+    }),
     exclusion,
-  };
+  );
+}
+
+/**
+ * Visitors share few contexts (countries x devices x operating systems x webview), so each
+ * is one object for the process's life: the click router memoises a link's routes by that
+ * object, with no key to build per click, and no click allocates one. At most a few
+ * thousand exist (every field has a handful of values; countries are the supported list).
+ */
+const internedVisitors = new Map<string, VisitorContext>();
+const isInterned = new WeakSet<VisitorContext>();
+
+// The key above names every field of VisitorContext, so contexts that route differently never
+// share an object: a field added to VisitorContext fails to compile here until it is keyed.
+type InternKeyField = 'country' | 'device' | 'os' | 'isInAppBrowser';
+const allFieldsKeyed: Exclude<keyof VisitorContext, InternKeyField> extends never ? true : never =
+  true;
+void allFieldsKeyed;
+
+/** The one object with this visitor's content. */
+export function internVisitor(visitor: VisitorContext): VisitorContext {
+  if (isInterned.has(visitor)) return visitor;
+  const key = `${visitor.country}|${visitor.device}|${visitor.os}|${visitor.isInAppBrowser}`;
+  let interned = internedVisitors.get(key);
+  if (interned === undefined) {
+    interned = Object.freeze({ ...visitor });
+    internedVisitors.set(key, interned);
+    isInterned.add(interned);
+  }
+  return interned;
+}
+
+const edgeVisitors = new Map<VisitorContext | null, Map<EdgeVisitor['exclusion'], EdgeVisitor>>();
+
+/** EdgeVisitor objects are shared too: an interned visitor and an exclusion. */
+function edgeVisitorOf(
+  visitor: VisitorContext | null,
+  exclusion: EdgeVisitor['exclusion'],
+): EdgeVisitor {
+  let byExclusion = edgeVisitors.get(visitor);
+  if (byExclusion === undefined) {
+    byExclusion = new Map();
+    edgeVisitors.set(visitor, byExclusion);
+  }
+  let edge = byExclusion.get(exclusion);
+  if (edge === undefined) {
+    edge = Object.freeze({ visitor, exclusion });
+    byExclusion.set(exclusion, edge);
+  }
+  return edge;
 }

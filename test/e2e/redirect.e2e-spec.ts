@@ -233,6 +233,23 @@ describe('Edge redirector (e2e)', () => {
     await t.app.get(CreatorsService).update(creator.creatorId, { planId: 'publisher' });
   });
 
+  it('should keep an unchanged creator profile as the same object across refreshes', async () => {
+    // The click router's memoised routes hold per profile object: a refresh that changed
+    // nothing must not hand out a new one (every link's routes would be decided again).
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
+    await click(link.linkId);
+    const profiles = t.app.get(CreatorEdgeProfilesService);
+    const before = profiles.find(creator.creatorId);
+    await profiles.refreshInUse();
+    expect(profiles.find(creator.creatorId)).toBe(before);
+    await t.app.get(CreatorsService).update(creator.creatorId, { includedClicksOverride: 12_345 });
+    await profiles.refreshInUse();
+    const after = profiles.find(creator.creatorId);
+    expect(after).not.toBe(before);
+    expect(after).toMatchObject({ includedClicks: 12_345 });
+  });
+
   it('should count a paid creator’s clicks over quota as overage', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher', includedClicks: 1 });
     const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });

@@ -14,6 +14,7 @@ export {
 export * from './routing-types';
 export { visitorRoutingKey } from './visitor-routing-key';
 export { decisionKey, sharedDecisionKey } from './decision-key';
+export { isPinActive } from './pick-winner';
 export {
   toAffiliateIds,
   toLinkRoutingInput,
