@@ -5,6 +5,7 @@ export const REDIRECT_ANSWERS = [
   ['redirect', 302],
   ['too_many_requests', 429],
   ['not_found', 404],
+  ['database_unavailable', 503],
   ['internal_error', 500],
 ] as const;
 export type RedirectAnswerKind = (typeof REDIRECT_ANSWERS)[number][0];
@@ -36,6 +37,7 @@ export class AppMetrics {
     redirect: 0,
     too_many_requests: 0,
     not_found: 0,
+    database_unavailable: 0,
     internal_error: 0,
   };
   private readonly apiRateLimitRefusals = { count: 0 };

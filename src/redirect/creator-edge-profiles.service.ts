@@ -29,16 +29,14 @@ export interface CreatorEdgeProfile {
  * second later.
  */
 const PROFILE_REFRESH_MS = 1_000;
-/** A profile not refreshed for this long (idle creator, or PostgreSQL down) is read afresh on its next click. */
-const PROFILE_MAX_AGE_MS = 60_000;
 /** One refresh statement covers at most this many creators. */
 const REFRESH_CHUNK = 1_000;
 /** While PostgreSQL is down, failed refreshes are logged at most this often, not once a second. */
 const REFRESH_WARNING_INTERVAL_MS = 10_000;
 
+/** A cache entry (the LRU holds objects, and an unknown creator is remembered as null). */
 interface CachedProfile {
   profile: CreatorEdgeProfile | null;
-  loadedAtMs: number;
 }
 
 /**
@@ -46,9 +44,10 @@ interface CachedProfile {
  * once its creator is known. Instead of each profile expiring on its own (which, under load,
  * turns into a burst of one query per creator every second), one timer reads every profile
  * clicked since the last pass, in one batch read of the account module (plans and limits) and
- * one of the networks module (affiliate ids), each a single statement. A refresh that fails (PostgreSQL down)
- * keeps the last profiles serving; only a creator never seen, or idle for a minute, is read
- * on the click itself.
+ * one of the networks module (affiliate ids), each a single statement. A profile is served
+ * from memory however old it is (a creator idle for an hour, or PostgreSQL down or stalled):
+ * its click puts it in the next pass, and a pass that fails keeps the last profiles serving.
+ * Only a creator never seen (or evicted from the LRU) is read on the click itself.
  *
  * Not a RefreshingValue per creator: that helper re-reads one value when a read finds it due,
  * which here would be the per-creator query burst the batch refresh avoids. The per-key pieces
@@ -99,14 +98,15 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
    */
   find(creatorId: string): CreatorEdgeProfile | null | Promise<CreatorEdgeProfile | null> {
     const cached = this.cache.get(creatorId);
-    if (cached !== undefined && this.clock.nowMs() - cached.loadedAtMs < PROFILE_MAX_AGE_MS) {
+    if (cached !== undefined) {
+      // Never a wait for PostgreSQL once the creator is known: the next pass reads it again.
       this.inUse.add(creatorId);
       this.metrics.countEdgeCacheLookup('creator_profile', 'memory');
       return cached.profile;
     }
     // Counted as a database read even when it shares one already under way: the click waits for it.
     this.metrics.countEdgeCacheLookup('creator_profile', 'database');
-    return this.loadOne(creatorId, cached);
+    return this.loadOne(creatorId);
   }
 
   /** Reads every profile clicked since the last pass; one statement per thousand creators. */
@@ -126,23 +126,13 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
     await this.refreshing;
   }
 
-  /** One creator, read on its click; concurrent clicks share the read. */
-  private loadOne(
-    creatorId: string,
-    stale: CachedProfile | undefined,
-  ): Promise<CreatorEdgeProfile | null> {
+  /**
+   * A creator never seen, read on its click; concurrent clicks share the read. With
+   * PostgreSQL down it fails, and the click answers 503 (RedirectFronts).
+   */
+  private loadOne(creatorId: string): Promise<CreatorEdgeProfile | null> {
     return this.loading.run(creatorId, () =>
-      this.load([creatorId])
-        .then(() => this.cache.get(creatorId)?.profile ?? null)
-        .catch((error: unknown) => {
-          // PostgreSQL down: an old profile is better than refusing the visitor. It serves
-          // again from memory while the refresh timer keeps trying.
-          if (stale === undefined) throw error;
-          this.warnRefreshFailed(error);
-          this.cache.set(creatorId, { ...stale, loadedAtMs: this.clock.nowMs() });
-          this.inUse.add(creatorId);
-          return stale.profile;
-        }),
+      this.load([creatorId]).then(() => this.cache.get(creatorId)?.profile ?? null),
     );
   }
 
@@ -152,12 +142,11 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
       this.creators.readEdgeLimits(creatorIds),
       this.networkAccounts.readActiveAffiliateIds(creatorIds),
     ]);
-    const loadedAtMs = this.clock.nowMs();
     const found = new Map(
       limits.map((row) => [row.creatorId, this.toProfile(row, accounts.get(row.creatorId) ?? [])]),
     );
     for (const creatorId of creatorIds) {
-      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null, loadedAtMs });
+      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null });
     }
   }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { renderEdgeAnswer, toHeaderSafeLocation } from './edge-answer';
+import { EDGE_RETRY_AFTER_SECONDS, renderEdgeAnswer, toHeaderSafeLocation } from './edge-answer';
 
 /** What node:http accepts in a header value without throwing, and what we promise: no space. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
@@ -37,5 +37,19 @@ describe(toHeaderSafeLocation.name, () => {
     );
     expect(rendered.headers.location).toBe('https://a.example/%22%3E%3Cscript%3E?q=%C3%A9');
     expect(rendered.body).not.toContain('<script>');
+  });
+});
+
+describe(renderEdgeAnswer.name, () => {
+  it('should answer a database outage 503 DATABASE_UNAVAILABLE with a short Retry-After, in the envelope', () => {
+    const rendered = renderEdgeAnswer({ kind: 'database_unavailable' }, 'REQ');
+
+    expect(rendered.status).toBe(503);
+    expect(rendered.headers['retry-after']).toBe(String(EDGE_RETRY_AFTER_SECONDS));
+    expect(rendered.headers['cache-control']).toBe('private, no-store');
+    expect(JSON.parse(rendered.body)).toEqual({
+      success: false,
+      error: { code: 'DATABASE_UNAVAILABLE', message: expect.any(String), requestId: 'REQ' },
+    });
   });
 });

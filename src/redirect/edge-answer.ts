@@ -1,4 +1,5 @@
 import { ErrorBody, UNEXPECTED_ERROR_MESSAGE } from '../common/errors/all-exceptions.filter';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-code';
 
 /** What GET /r/:linkId answers, before it is written to Fastify's reply or to node:http's. */
@@ -8,7 +9,12 @@ export type EdgeAnswer =
   /** 429 over an edge limit: the original URL in Location and in a small page with a link. */
   | { kind: 'too_many_requests'; location: string; retryAfterSeconds: number }
   | { kind: 'not_found' }
-  /** The raw front's answer to an unexpected error (Fastify's route has the exceptions filter). */
+  /**
+   * 503 with Retry-After: the click needed PostgreSQL (a link or creator not yet cached) and
+   * it refused or did not answer in time.
+   */
+  | { kind: 'database_unavailable' }
+  /** The answer to an unexpected error, in the envelope (never Fastify's own error shape). */
   | { kind: 'internal_error' };
 
 export interface RenderedEdgeAnswer {
@@ -18,6 +24,12 @@ export interface RenderedEdgeAnswer {
 }
 
 const NO_STORE = 'private, no-store';
+
+/**
+ * Retry-After of the edge's 503: shorter than the API's (DATABASE_RETRY_AFTER_SECONDS), as
+ * a visitor is waiting and a cold link needs one statement once PostgreSQL is back.
+ */
+export const EDGE_RETRY_AFTER_SECONDS = 2;
 
 /** What a Location header may carry as it is: printable ASCII, no space. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
@@ -74,6 +86,16 @@ export function renderEdgeAnswer(answer: EdgeAnswer, requestId: string): Rendere
     }
     case 'not_found':
       return errorAnswer(404, ErrorCode.LINK_NOT_FOUND, 'No such link.', requestId);
+    case 'database_unavailable': {
+      const rendered = errorAnswer(
+        503,
+        ErrorCode.DATABASE_UNAVAILABLE,
+        DATABASE_UNAVAILABLE_MESSAGE,
+        requestId,
+      );
+      rendered.headers['retry-after'] = String(EDGE_RETRY_AFTER_SECONDS);
+      return rendered;
+    }
     case 'internal_error':
       return errorAnswer(500, ErrorCode.INTERNAL_ERROR, UNEXPECTED_ERROR_MESSAGE, requestId);
   }

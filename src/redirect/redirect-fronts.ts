@@ -4,14 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors/app-error';
 import { toErrorBody } from '../common/errors/all-exceptions.filter';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { newUlid } from '../common/ids';
 import type { TrustFunction } from '../common/http/trust-proxy';
+import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { AppMetrics } from '../metrics/app-metrics';
 import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
 
 /** A plain visitor click: /r/ and an id of letters and digits (ULIDs, in either case). */
 const PLAIN_CLICK_PATH = /^\/r\/([0-9A-Za-z]{1,64})(?:\?|$)/;
+
+/** While PostgreSQL is down, the edge says so at most this often, not once per click. */
+const OUTAGE_WARNING_INTERVAL_MS = 10_000;
 
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -27,6 +32,7 @@ export type RequestListener = (request: IncomingMessage, response: ServerRespons
  */
 export class RedirectFronts {
   private readonly logger = new Logger('Redirect');
+  private readonly outageWarnings = new ThrottledLogger(this.logger, OUTAGE_WARNING_INTERVAL_MS);
   private handler: RedirectHandler | null = null;
 
   constructor(
@@ -77,14 +83,10 @@ export class RedirectFronts {
               .send(toErrorBody(error, String(request.id)));
             return;
           }
-          const status = clientErrorStatusOf(error);
-          if (status === undefined) {
-            this.logger.error(
-              `${request.method} /r/ failed (request ${String(request.id)})`,
-              error,
-            );
-          }
-          const answer: EdgeAnswer = status === undefined ? INTERNAL_ERROR : { kind: 'not_found' };
+          const answer: EdgeAnswer =
+            clientErrorStatusOf(error) === undefined
+              ? this.answerFailure(error, `${request.method} /r/`, String(request.id))
+              : NOT_FOUND;
           const rendered = renderEdgeAnswer(answer, String(request.id));
           this.options.metrics.countRedirect(answer.kind);
           void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
@@ -135,8 +137,8 @@ export class RedirectFronts {
   ): void {
     const requestId = newUlid();
     const fail = (error: unknown): void => {
-      this.logger.error(`${request.method} /r/${linkId} failed (request ${requestId})`, error);
-      writeSafely(response, INTERNAL_ERROR, requestId, this.logger, this.options.metrics);
+      const answer = this.answerFailure(error, `${request.method} /r/${linkId}`, requestId);
+      writeSafely(response, answer, requestId, this.logger, this.options.metrics);
     };
     try {
       const clientIp = proxyaddr(request, this.options.isTrusted);
@@ -150,9 +152,29 @@ export class RedirectFronts {
       fail(error);
     }
   }
+
+  /**
+   * What a click that failed answers, on either front: PostgreSQL down or stalled while the
+   * click needed it (a link or creator not cached yet) is a 503 with Retry-After, logged once
+   * per interval as it fails every such click; anything else is a 500, logged each time.
+   */
+  private answerFailure(error: unknown, what: string, requestId: string): EdgeAnswer {
+    if (isDatabaseUnavailable(error)) {
+      this.outageWarnings.warn(
+        'database',
+        'PostgreSQL unavailable: clicks on links or creators not cached answer 503',
+        error,
+      );
+      return DATABASE_UNAVAILABLE;
+    }
+    this.logger.error(`${what} failed (request ${requestId})`, error);
+    return INTERNAL_ERROR;
+  }
 }
 
 const INTERNAL_ERROR: EdgeAnswer = { kind: 'internal_error' };
+const NOT_FOUND: EdgeAnswer = { kind: 'not_found' };
+const DATABASE_UNAVAILABLE: EdgeAnswer = { kind: 'database_unavailable' };
 
 /** A 4xx that Fastify raised for the request itself (say, an id it could not decode). */
 function clientErrorStatusOf(error: unknown): number | undefined {

@@ -4,13 +4,13 @@ import { ErrorCode } from './error-code';
 /** Seconds a client should wait before retrying a call the database could not serve. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is unavailable or did not answer in time; retry shortly.';
+
 export function databaseUnavailableError(): AppError {
-  return new AppError(
-    ErrorCode.DATABASE_UNAVAILABLE,
-    'The database is unavailable or did not answer in time; retry shortly.',
-    undefined,
-    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-  );
+  return new AppError(ErrorCode.DATABASE_UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE, undefined, {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 }
 
 /**
