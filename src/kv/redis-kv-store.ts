@@ -1,16 +1,29 @@
 import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
 import type { KvScript, ScriptArg } from './kv-script';
 import { KvStore, StreamEntry } from './kv-store';
 import { TurnWriteBatch } from './turn-write-batch';
 
-/** A command ioredis defines for a script: EVALSHA, falling back to EVAL on NOSCRIPT. */
-type ScriptCommand = (numberOfKeys: number, ...keysAndArgs: ScriptArg[]) => Promise<unknown>;
+/**
+ * A command whose arguments arrive already flat. ioredis's Command flattens its argument list
+ * with Array.prototype.flat, which on Node 20 costs about 0.3 µs per argument: with the click
+ * admission's twenty-one arguments, the largest single cost of a click inside ioredis (about
+ * 3 µs). The arguments are set after construction and stringified as the constructor would.
+ */
+class FlatArgsCommand extends Redis.Command {
+  constructor(name: string, args: ScriptArg[]) {
+    super(name, [], { replyEncoding: 'utf8' });
+    this.args = args;
+    this.stringifyArguments();
+  }
+}
 
 export class RedisKvStore extends KvStore {
   private subscriber: Redis | null = null;
   /** Scripts are the hot commands (the click admission is the redirect's one round trip). */
   private readonly scriptWrites: TurnWriteBatch;
-  private readonly scripts = new Map<string, { lua: string; command: ScriptCommand }>();
+  /** Each script's SHA-1, by name (the name guards against two scripts sharing one). */
+  private readonly scripts = new Map<string, { lua: string; sha: string }>();
 
   constructor(private readonly redis: Redis) {
     super();
@@ -23,29 +36,42 @@ export class RedisKvStore extends KvStore {
     return performance.now() - startedAt;
   }
 
-  /** Not `async`: the command's own promise is returned, one allocation less per click. */
+  /**
+   * EVALSHA, and EVAL when Redis answers NOSCRIPT (a restarted or flushed Redis), which
+   * caches the script again. Not `async`, and sent as one flat argument list: this is the
+   * redirect's one round trip per click.
+   */
   runScript<Reply>(
     script: KvScript<Reply>,
     keys: readonly string[],
     args: readonly ScriptArg[],
   ): Promise<Reply> {
-    const command = this.commandFor(script);
+    const argv: ScriptArg[] = [this.shaOf(script), keys.length];
+    for (const key of keys) argv.push(key);
+    for (const arg of args) argv.push(arg);
     this.scriptWrites.hold();
-    return command.call(this.redis, keys.length, ...keys, ...args) as Promise<Reply>;
+    return this.send<Reply>('evalsha', argv).catch((error: unknown) => {
+      if (!String(error).includes('NOSCRIPT')) throw error;
+      argv[0] = script.lua;
+      return this.send<Reply>('eval', argv);
+    });
   }
 
-  /** Defines each script once per store, under a prefix no Redis command has. */
-  private commandFor(script: KvScript<unknown>): ScriptCommand {
+  private send<Reply>(name: string, args: ScriptArg[]): Promise<Reply> {
+    const command = new FlatArgsCommand(name, args);
+    void this.redis.sendCommand(command);
+    return command.promise as Promise<Reply>;
+  }
+
+  private shaOf(script: KvScript<unknown>): string {
     const known = this.scripts.get(script.name);
     if (known !== undefined) {
       if (known.lua !== script.lua) throw new Error(`Two scripts are named ${script.name}`);
-      return known.command;
+      return known.sha;
     }
-    const name = `script:${script.name}`;
-    this.redis.defineCommand(name, { lua: script.lua });
-    const command = (this.redis as unknown as Record<string, ScriptCommand>)[name];
-    this.scripts.set(script.name, { lua: script.lua, command });
-    return command;
+    const sha = createHash('sha1').update(script.lua).digest('hex');
+    this.scripts.set(script.name, { lua: script.lua, sha });
+    return sha;
   }
 
   async getString(key: string): Promise<string | null> {
