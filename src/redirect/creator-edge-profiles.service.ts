@@ -146,7 +146,14 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
       limits.map((row) => [row.creatorId, this.toProfile(row, accounts.get(row.creatorId) ?? [])]),
     );
     for (const creatorId of creatorIds) {
-      this.cache.set(creatorId, { profile: found.get(creatorId) ?? null });
+      const previous = this.cache.get(creatorId)?.profile ?? null;
+      const profile = found.get(creatorId) ?? null;
+      // An unchanged profile stays the same object: the click router's memos hold per
+      // profile object (and its affiliate ids), so a new object each second would throw
+      // every link's memoised routes away each second.
+      this.cache.set(creatorId, {
+        profile: isSameProfile(previous, profile) ? previous : profile,
+      });
     }
   }
 
@@ -183,4 +190,25 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
       error,
     );
   }
+}
+
+/**
+ * Every field but the affiliate ids, whose content accountsTag interns: a field added to the
+ * profile does not compile here until it is compared (else a change to it would not reach the edge).
+ */
+const COMPARED_FIELDS = Object.keys({
+  creatorId: true,
+  edgeClicksPerMinute: true,
+  includedClicks: true,
+  isHardCap: true,
+  accountsTag: true,
+} satisfies Record<Exclude<keyof CreatorEdgeProfile, 'affiliateIds'>, true>) as Exclude<
+  keyof CreatorEdgeProfile,
+  'affiliateIds'
+>[];
+
+/** Equal content: the same limits and the same affiliate ids. */
+function isSameProfile(a: CreatorEdgeProfile | null, b: CreatorEdgeProfile | null): boolean {
+  if (a === null || b === null) return a === b;
+  return COMPARED_FIELDS.every((field) => a[field] === b[field]);
 }
