@@ -8,7 +8,18 @@ export interface BillingPeriod {
   end: string;
 }
 
+/** The period of the last day asked about: every click asks, and a period lasts a month. */
+let memo = { dayNumber: NaN, period: null as BillingPeriod | null };
+
 export function billingPeriodOf(nowMs: number): BillingPeriod {
+  const dayNumber = Math.floor(nowMs / 86_400_000);
+  if (memo.dayNumber !== dayNumber || memo.period === null) {
+    memo = { dayNumber, period: Object.freeze(computeBillingPeriod(nowMs)) };
+  }
+  return memo.period;
+}
+
+function computeBillingPeriod(nowMs: number): BillingPeriod {
   const now = new Date(nowMs);
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();

@@ -33,8 +33,7 @@ export function readVisitor(
   const ua = userAgentFacts(headers.userAgent);
   const botScore = isFromTrustedProxy ? Number(headers.botScore) : NaN;
   const isScoredBot = Number.isFinite(botScore) && botScore > 0 && botScore < BOT_SCORE_THRESHOLD;
-  const country = isFromTrustedProxy ? headers.country?.trim().toUpperCase() : undefined;
-  const knownCountry = country !== undefined && isSupportedCountry(country) ? country : null;
+  const knownCountry = isFromTrustedProxy ? supportedCountryOf(headers.country) : null;
   const exclusion = isHead
     ? 'head'
     : ua.isLinkPreview
@@ -54,6 +53,24 @@ export function readVisitor(
     }),
     exclusion,
   );
+}
+
+/** Country header values seen, and the country each stands for (null: none we serve). */
+const countryOfHeader = new Map<string, string | null>();
+/** Headers come from a trusted proxy, but a bound keeps odd values from growing the map. */
+const COUNTRY_HEADERS_KEPT = 1_000;
+
+/** The edge's country header as a supported ISO code, looked up once per distinct value. */
+function supportedCountryOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  let country = countryOfHeader.get(header);
+  if (country === undefined) {
+    const code = header.trim().toUpperCase();
+    country = isSupportedCountry(code) ? code : null;
+    if (countryOfHeader.size >= COUNTRY_HEADERS_KEPT) countryOfHeader.clear();
+    countryOfHeader.set(header, country);
+  }
+  return country;
 }
 
 /**
