@@ -9,14 +9,16 @@ export interface BillingPeriod {
 }
 
 /** The period of the last day asked about: every click asks, and a period lasts a month. */
-let memo = { dayNumber: NaN, period: null as BillingPeriod | null };
+let memoDayNumber = NaN;
+let memoPeriod: BillingPeriod = { id: '', start: '', end: '' };
 
 export function billingPeriodOf(nowMs: number): BillingPeriod {
   const dayNumber = Math.floor(nowMs / 86_400_000);
-  if (memo.dayNumber !== dayNumber || memo.period === null) {
-    memo = { dayNumber, period: Object.freeze(computeBillingPeriod(nowMs)) };
+  if (memoDayNumber !== dayNumber) {
+    memoPeriod = Object.freeze(computeBillingPeriod(nowMs));
+    memoDayNumber = dayNumber;
   }
-  return memo.period;
+  return memoPeriod;
 }
 
 function computeBillingPeriod(nowMs: number): BillingPeriod {
