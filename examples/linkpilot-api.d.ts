@@ -454,6 +454,20 @@ export interface components {
             status: "ok" | "slow" | "unreachable";
             latencyMs: number;
         };
+        ClickSpoolHealthResponse: {
+            /** @description Clicks on disk waiting for Redis */
+            clicks: number;
+            bytes: number;
+            /** @description Clicks served but not recorded since this node started (spool full or failing) */
+            droppedClicks: number;
+        };
+        KvHealthCheckResponse: {
+            /** @enum {string} */
+            status: "ok" | "slow" | "unreachable";
+            latencyMs: number;
+            /** @description This node's click spool (README Durability): present while Redis is unreachable, or while clicks wait in the spool or some were dropped */
+            spool?: components["schemas"]["ClickSpoolHealthResponse"];
+        };
         FxHealthCheckResponse: {
             /** @enum {string} */
             status: "ok" | "stale" | "refresh_failed" | "missing";
@@ -474,7 +488,8 @@ export interface components {
         };
         HealthChecksResponse: {
             database: components["schemas"]["DependencyCheckResponse"];
-            kv: components["schemas"]["DependencyCheckResponse"];
+            /** @description Redis; while it is unreachable, limits apply in-process and counted clicks are spooled */
+            kv: components["schemas"]["KvHealthCheckResponse"];
             /** @description Does not affect `status` */
             fx: components["schemas"]["FxHealthCheckResponse"];
         };

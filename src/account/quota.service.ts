@@ -12,6 +12,7 @@ import { EventOutboxService } from '../events/event-outbox.service';
 import { USAGE_WARNING_PERCENTS } from '../events/event-types';
 import { KvStore } from '../kv/kv-store';
 import { billingPeriodOf } from './billing-period';
+import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
 import {
   CLICK_ADMISSION_SCRIPT,
@@ -65,6 +66,7 @@ export class QuotaService {
     private readonly store: KvStore,
     private readonly clickCounts: ClickCountsService,
     private readonly events: EventOutboxService,
+    private readonly outage: ClickOutageAdmission,
     clock: Clock,
   ) {
     this.storeWarnings = new ThrottledLogger('Quota', STORE_WARNING_INTERVAL_MS, clock);
@@ -73,7 +75,8 @@ export class QuotaService {
   /**
    * Admits one click against the per-IP and creator windows and the quota, and appends its
    * serialised record to the click stream, in one round trip (two on the period's first
-   * click). If the store is down, the visitor is served and the click is lost. A test
+   * click). If the store is down, ClickOutageAdmission applies the same rules in-process and
+   * spools the click to disk until Redis is back. A test
    * link's click (the sandbox) counts in the test environment's own creator window and
    * counter, and is never refused for quota: the live quota and usage never see it.
    */
@@ -124,21 +127,26 @@ export class QuotaService {
       if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period.id);
       return verdict;
     } catch (error) {
-      this.storeWarnings.warn('store', 'Clicks not recorded, store unavailable', error);
-      return 'unrecorded';
+      // Redis unreachable (its outage is logged once, by the store), or a call failed: the same
+      // rules in-process, the click spooled to disk until Redis is back.
+      if (this.store.isReachable()) {
+        this.storeWarnings.warn('store', 'Click admitted in-process and spooled', error);
+      }
+      return this.outage.admit(request, creator.creatorId, environment);
     }
   }
 
   /**
    * Clicks counted this period: the quota counter the edge admits against, or, before the
-   * period's first click (or after Redis lost it), PostgreSQL's count it will be seeded from.
-   * Each environment has its own: the test one is the sandbox's usage, never billed.
+   * period's first click (or after Redis lost it, or while it is unreachable), PostgreSQL's
+   * count it will be seeded from. Each environment has its own: the test one is the sandbox's
+   * usage, never billed.
    */
   async usedThisPeriod(scope: RecordScope, nowMs: number): Promise<number> {
     const period = billingPeriodOf(nowMs);
-    const counter = await this.store.getString(
-      quotaCounterKey(scope.creatorId, scope.environment, period.id),
-    );
+    const counter = await this.store
+      .getString(quotaCounterKey(scope.creatorId, scope.environment, period.id))
+      .catch(() => null);
     return counter === null
       ? this.clickCounts.countSince(scope.creatorId, scope.environment, period.start)
       : Number(counter);

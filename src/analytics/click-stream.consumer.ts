@@ -216,7 +216,9 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
   private schedule(): void {
     if (this.isStopping) return;
     this.timer = setTimeout(() => {
-      this.running = this.drainBacklog()
+      // While Redis is out there is nothing to read: no pass, and no failure logged each poll.
+      const pass = this.store.isReachable() ? this.drainBacklog() : Promise.resolve();
+      this.running = pass
         .catch((error: unknown) => this.logger.warn(`Click consumer pass failed: ${String(error)}`))
         .finally(() => this.schedule());
     }, this.config.pollIntervalMs);

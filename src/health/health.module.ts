@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
+import { QuotaModule } from '../account/quota.module';
 import { FxModule } from '../fx/fx.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ imports: [FxModule], controllers: [HealthController], providers: [HealthService] })
+@Module({
+  imports: [FxModule, QuotaModule],
+  controllers: [HealthController],
+  providers: [HealthService],
+})
 export class HealthModule {}

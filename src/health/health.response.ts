@@ -7,6 +7,25 @@ export class DependencyCheckResponse {
   @ApiProperty({ minimum: 0 }) latencyMs: number;
 }
 
+export class ClickSpoolHealthResponse {
+  @ApiProperty({ minimum: 0, description: 'Clicks on disk waiting for Redis' }) clicks: number;
+  @ApiProperty({ minimum: 0 }) bytes: number;
+  @ApiProperty({
+    minimum: 0,
+    description: 'Clicks served but not recorded since this node started (spool full or failing)',
+  })
+  droppedClicks: number;
+}
+
+export class KvHealthCheckResponse extends DependencyCheckResponse {
+  @ApiPropertyOptional({
+    type: ClickSpoolHealthResponse,
+    description:
+      "This node's click spool (README Durability): present while Redis is unreachable, or while clicks wait in the spool or some were dropped",
+  })
+  spool?: ClickSpoolHealthResponse;
+}
+
 export class FxHealthCheckResponse {
   @ApiProperty({ enum: ['ok', 'stale', 'refresh_failed', 'missing'] }) status: FxHealthStatus;
   @ApiProperty({ type: Number, nullable: true, description: 'Age of the rates in use, in hours' })
@@ -22,7 +41,12 @@ export class FxHealthCheckResponse {
 
 export class HealthChecksResponse {
   @ApiProperty({ type: DependencyCheckResponse }) database: DependencyCheckResponse;
-  @ApiProperty({ type: DependencyCheckResponse }) kv: DependencyCheckResponse;
+  @ApiProperty({
+    type: KvHealthCheckResponse,
+    description:
+      'Redis; while it is unreachable, limits apply in-process and counted clicks are spooled',
+  })
+  kv: KvHealthCheckResponse;
   @ApiProperty({ type: FxHealthCheckResponse, description: 'Does not affect `status`' })
   fx: FxHealthCheckResponse;
 }

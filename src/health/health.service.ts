@@ -1,18 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ClickSpool } from '../account/click-spool';
 import { InjectConfig } from '../config/config.module';
 import { HealthConfig } from '../config/env';
 import { Clock } from '../common/clock';
 import { FxService } from '../fx/fx.service';
 import { KvStore } from '../kv/kv-store';
 import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
-import { HealthResponse } from './health.response';
+import { HealthResponse, KvHealthCheckResponse } from './health.response';
 
 export const API_VERSION = 'v1';
 
 export type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
 
-/** GET /readyz: ready when migrations are applied and PostgreSQL and the store answer. */
+/**
+ * GET /readyz: ready when migrations are applied (PostgreSQL answers). The store is reported
+ * but not required: without Redis a node still serves (limits in-process, clicks spooled), and
+ * every node is without it at once, so taking them all out of rotation would stop everything.
+ */
 export interface Readiness {
   isReady: boolean;
   checks: { database: ReadinessCheck; migrations: ReadinessCheck; kv: ReadinessCheck };
@@ -26,6 +31,7 @@ export class HealthService {
     private readonly store: KvStore,
     private readonly clock: Clock,
     private readonly fx: FxService,
+    private readonly spool: ClickSpool,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -40,14 +46,21 @@ export class HealthService {
       version: API_VERSION,
       kvLatencyMs: kv.latencyMs,
       timestamp: new Date(this.clock.nowMs()).toISOString(),
-      checks: { database, kv, fx },
+      checks: { database, kv: this.withSpool(kv), fx },
     };
+  }
+
+  /** The spool shows while Redis is out and until it is empty (or dropped clicks, for good). */
+  private withSpool(kv: DependencyCheck): KvHealthCheckResponse {
+    const spool = this.spool.status();
+    const isInUse = kv.status === 'unreachable' || spool.clicks > 0 || spool.droppedClicks > 0;
+    return isInUse ? { ...kv, spool } : kv;
   }
 
   /**
    * Whether this process can serve: every migration it knows applied (a rolling deploy can
-   * start a new version before its migrations ran), PostgreSQL and the key-value store
-   * reachable within the health timeout.
+   * start a new version before its migrations ran), so PostgreSQL reachable within the health
+   * timeout. The key-value store is checked and reported, not required (see Readiness).
    */
   async checkReadiness(): Promise<Readiness> {
     const [migrations, kv] = await Promise.all([
@@ -63,7 +76,7 @@ export class HealthService {
     // showMigrations reads the migrations table: it failing means PostgreSQL did not answer.
     const database: ReadinessCheck = migrations === 'unreachable' ? 'unreachable' : 'ok';
     return {
-      isReady: migrations === 'ok' && kv === 'ok',
+      isReady: migrations === 'ok',
       checks: { database, migrations, kv },
     };
   }

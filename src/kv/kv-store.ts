@@ -16,6 +16,23 @@ export abstract class KvStore {
   /** Round-trip latency in milliseconds; rejects when the store is unreachable. */
   abstract ping(): Promise<number>;
 
+  /**
+   * False from the moment the connection is known lost until it is back, so a caller with an
+   * in-process fallback (the edge's admission and spool, the API rate limits) goes to it at
+   * once. The in-process store is always reachable.
+   */
+  isReachable(): boolean {
+    return true;
+  }
+
+  /**
+   * `listener` runs each time the store is reachable again after an outage (the click spool
+   * is replayed then). Never called for the in-process store, which has no outage.
+   */
+  onReachableAgain(listener: () => void): void {
+    void listener;
+  }
+
   abstract getString(key: string): Promise<string | null>;
   abstract setString(key: string, value: string, ttlSeconds: number): Promise<void>;
   abstract deleteKeys(keys: string[]): Promise<void>;

@@ -1,6 +1,5 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { configToken } from '../config/config.module';
 import { KvConfig, redactUrl } from '../config/env';
 import { KvStore } from './kv-store';
@@ -8,12 +7,11 @@ import { MemoryKvStore } from './memory-kv-store';
 import { RedisKvStore } from './redis-kv-store';
 
 const CONNECT_WAIT_MS = 2000;
-/** While Redis is unreachable, its connection errors are logged at most this often. */
-const CONNECTION_ERROR_LOG_INTERVAL_MS = 60_000;
 
 /**
  * A Redis client that fails fast instead of queueing while disconnected, so a Redis outage
- * shows as errors (and a degraded health) rather than requests hanging.
+ * shows as errors (and a degraded health, and the in-process fallbacks) rather than requests
+ * hanging. It reconnects by itself, backing off from 200 ms to 2 s between attempts.
  */
 export function createRedisClient(url: string): Redis {
   return new Redis(url, {
@@ -26,13 +24,13 @@ export function createRedisClient(url: string): Redis {
   });
 }
 
-/** Waits briefly for the first connection; boot goes on without it (health then says so). */
-async function waitForReady(redis: Redis, logger: Logger, url: string): Promise<void> {
+/**
+ * Waits briefly for the first connection; boot goes on without it (the store's connection
+ * monitor has logged why, and health says so).
+ */
+async function waitForReady(redis: Redis): Promise<void> {
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      logger.warn(`Redis at ${redactUrl(url)} not ready after ${CONNECT_WAIT_MS} ms; going on`);
-      resolve();
-    }, CONNECT_WAIT_MS);
+    const timer = setTimeout(resolve, CONNECT_WAIT_MS);
     redis.once('ready', () => {
       clearTimeout(timer);
       resolve();
@@ -53,15 +51,10 @@ async function waitForReady(redis: Redis, logger: Logger, url: string): Promise<
           return new MemoryKvStore();
         }
         const redis = createRedisClient(config.url);
-        const connectionErrors = new ThrottledLogger(logger, CONNECTION_ERROR_LOG_INTERVAL_MS);
-        // ioredis reconnects by itself and reports every retry: log the outage, not each retry,
-        // and the first error after a recovery at once.
-        redis.on('error', (error: Error) =>
-          connectionErrors.error('connection', 'Redis', error.message),
-        );
-        redis.on('ready', () => connectionErrors.reset('connection'));
-        await waitForReady(redis, logger, config.url);
-        return new RedisKvStore(redis);
+        // Built before the first connection attempt can fail, so its listeners see it.
+        const store = new RedisKvStore(redis, { log: logger, server: redactUrl(config.url) });
+        await waitForReady(redis);
+        return store;
       },
     },
   ],

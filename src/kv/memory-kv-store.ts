@@ -38,7 +38,10 @@ export class MemoryKvStore extends KvStore {
   }
 
   deleteKeys(keys: string[]): Promise<void> {
-    for (const key of keys) this.keyspace.deleteKey(key);
+    for (const key of keys) {
+      this.keyspace.deleteKey(key);
+      this.streams.delete(key);
+    }
     return Promise.resolve();
   }
 

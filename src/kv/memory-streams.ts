@@ -33,6 +33,11 @@ export class MemoryStreams {
     return id;
   }
 
+  /** DEL of a stream key: its entries and groups are gone. */
+  delete(stream: string): void {
+    this.streams.delete(stream);
+  }
+
   /** Entries not yet deleted, as XLEN counts them. */
   length(stream: string): number {
     return this.streams.get(stream)?.entries.size ?? 0;

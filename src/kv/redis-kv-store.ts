@@ -1,7 +1,9 @@
+import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { KvScript, ScriptArg } from './kv-script';
 import { KvStore, StreamEntry } from './kv-store';
+import { ConnectionLog, RedisConnectionMonitor } from './redis-connection-monitor';
 import { TurnWriteBatch } from './turn-write-batch';
 
 /**
@@ -25,9 +27,28 @@ export class RedisKvStore extends KvStore {
   /** Each script's SHA-1, by name (the name guards against two scripts sharing one). */
   private readonly scripts = new Map<string, { lua: string; sha: string }>();
 
-  constructor(private readonly redis: Redis) {
+  /** The connection's state, from its events; it reports each outage in two lines. */
+  private readonly connection: RedisConnectionMonitor;
+
+  /** `server`: how the logs name the server (never with its password). */
+  constructor(
+    private readonly redis: Redis,
+    {
+      log = new Logger('KvStore'),
+      server = 'redis',
+    }: { log?: ConnectionLog; server?: string } = {},
+  ) {
     super();
     this.scriptWrites = new TurnWriteBatch(redis);
+    this.connection = new RedisConnectionMonitor(redis, log, server);
+  }
+
+  override isReachable(): boolean {
+    return this.connection.isReachable();
+  }
+
+  override onReachableAgain(listener: () => void): void {
+    this.connection.onReachableAgain(listener);
   }
 
   async ping(): Promise<number> {
@@ -104,7 +125,9 @@ export class RedisKvStore extends KvStore {
 
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
     // A subscribed connection can do nothing else, so invalidations get their own.
-    this.subscriber ??= this.redis.duplicate({ enableOfflineQueue: true });
+    // ioredis subscribes again by itself after a reconnect (`autoResubscribe`). Its errors are
+    // the main connection's outage, reported there: listened to so none is ever unhandled.
+    this.subscriber ??= this.redis.duplicate({ enableOfflineQueue: true }).on('error', () => {});
     this.subscriber.on('message', (received: string, message: string) => {
       if (received === channel) onMessage(message);
     });
@@ -190,6 +213,7 @@ export class RedisKvStore extends KvStore {
   }
 
   async close(): Promise<void> {
+    this.connection.stop();
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

@@ -26,7 +26,16 @@ export class LinkEventsService {
   private readonly changeListeners: ChangeListener[] = [];
   private readonly createdListeners: CreatedListener[] = [];
 
-  constructor(private readonly store: KvStore) {}
+  /**
+   * Links changed while Redis was unreachable: their shared copy may still be in Redis when it
+   * comes back (it had kept its data), where every node would read it for up to an hour.
+   * Evicted again then. A set, bounded by the links edited during one outage.
+   */
+  private readonly unevicted = new Set<string>();
+
+  constructor(private readonly store: KvStore) {
+    store.onReachableAgain(() => void this.evictUnevicted());
+  }
 
   /** The edge registers its cache eviction here. */
   onChanged(listener: ChangeListener): void {
@@ -58,10 +67,11 @@ export class LinkEventsService {
   }
 
   async changedById(linkId: string): Promise<void> {
-    const evictions = [
-      ...this.changeListeners.map((listener) => listener(linkId)),
-      this.evictShared(linkId),
-    ];
+    const shared = this.evictShared(linkId).catch((error: unknown) => {
+      this.unevicted.add(linkId);
+      throw error;
+    });
+    const evictions = [...this.changeListeners.map((listener) => listener(linkId)), shared];
     await Promise.all(
       evictions.map((eviction) =>
         eviction.catch((error: unknown) =>
@@ -69,6 +79,14 @@ export class LinkEventsService {
         ),
       ),
     );
+  }
+
+  private async evictUnevicted(): Promise<void> {
+    const linkIds = [...this.unevicted];
+    this.unevicted.clear();
+    for (const linkId of linkIds) {
+      await this.evictShared(linkId).catch(() => this.unevicted.add(linkId));
+    }
   }
 
   /** The Redis copy, then every node's in-process copy (they listen on the channel). */

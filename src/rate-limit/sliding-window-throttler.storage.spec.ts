@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock';
+import type { KvScript, ScriptArg } from '../kv/kv-script';
 import { MemoryKvStore } from '../kv/memory-kv-store';
 import type { RateLimitVerdict } from './sliding-log';
 import {
@@ -10,6 +11,33 @@ import {
 const WINDOW_MS = 60_000;
 // 2025-01-01T00:00:00.000Z: a whole number of seconds.
 const T0 = Date.UTC(2025, 0, 1);
+
+/** A store that fails every script while `isDown`, and says when it is reachable again. */
+class UnreachableStore extends MemoryKvStore {
+  isDown = true;
+  private readonly reachableAgain: (() => void)[] = [];
+
+  override isReachable(): boolean {
+    return !this.isDown;
+  }
+
+  override onReachableAgain(listener: () => void): void {
+    this.reachableAgain.push(listener);
+  }
+
+  comeBack(): void {
+    for (const listener of this.reachableAgain) listener();
+  }
+
+  override runScript<Reply>(
+    script: KvScript<Reply>,
+    keys: readonly string[],
+    args: readonly ScriptArg[],
+  ): Promise<Reply> {
+    if (this.isDown) return Promise.reject(new Error('Connection is closed.'));
+    return super.runScript(script, keys, args);
+  }
+}
 
 function makeStorage() {
   let nowMs = T0;
@@ -103,6 +131,26 @@ describe(SlidingWindowThrottlerStorage.name, () => {
     expect(refused[1].retryAfterSeconds).toBe(58);
     // The refused request left no entry in the general window.
     expect(generalAlone[0]).toMatchObject({ allowed: true, remaining: 597 });
+  });
+
+  it('should keep limiting in-process while the store fails, and start afresh on it when it is back', async () => {
+    const store = new UnreachableStore();
+    let nowMs = T0;
+    const storage = new SlidingWindowThrottlerStorage(store, { nowMs: () => nowMs });
+    const hit = () => storage.increment('rl:{k}:general', WINDOW_MS, 2, 0, 'g');
+
+    expect((await hit()).isBlocked).toBe(false);
+    nowMs += 1_000;
+    expect((await hit()).isBlocked).toBe(false);
+    expect(await hit()).toMatchObject({ isBlocked: true, timeToBlockExpire: 59 });
+
+    // Back: the shared windows never saw those requests, and the local ones are dropped.
+    store.isDown = false;
+    store.comeBack();
+    expect((await hit()).totalHits).toBe(1);
+    // Down again: a fresh local window, not the one of the last outage.
+    store.isDown = true;
+    expect((await hit()).totalHits).toBe(1);
   });
 
   it('should keep separate windows per key', async () => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClickSpoolReplayService } from '../account/click-spool-replay.service';
 import { QuotaModule } from '../account/quota.module';
 import { CreatorsModule } from '../account/creators.module';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
@@ -25,7 +26,14 @@ import { RedirectHandler } from './redirect.handler';
     NetworksModule,
   ],
   controllers: [LinkPreviewController],
-  providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler, LinkPreviewService],
+  providers: [
+    LinkRecordsService,
+    CreatorEdgeProfilesService,
+    RedirectHandler,
+    LinkPreviewService,
+    // The edge spools clicks during a Redis outage (QuotaModule's ClickSpool): it replays them.
+    ClickSpoolReplayService,
+  ],
   exports: [RedirectHandler, LinkRecordsService],
 })
 export class RedirectModule {}

@@ -5,6 +5,11 @@ import {
   clickAdmissionArgs,
   clickAdmissionKeys,
 } from '../../src/account/click-admission.script';
+import {
+  RECONCILE_QUOTA_SCRIPT,
+  reconciledMarkerKey,
+  REPLAY_SPOOLED_CLICK_SCRIPT,
+} from '../../src/account/click-spool-replay.script';
 import { edgeKeysOf } from '../../src/account/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
 import { CLAIM_KEY_SCRIPT } from '../../src/kv/claim-key.script';
@@ -280,6 +285,48 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
     });
   });
 
+  describe('click spool replay', () => {
+    it('should append a spooled click to its stream and its visitor to both day sets, harmlessly twice', async () => {
+      const stream = `clicks:{${RUN}}:spool`;
+      const sets = uniqueVisitorKeys(`${RUN}-sp-creator`, 'live', `${RUN}-sp-link`, '2027-01-01');
+      const replay = (record: string, hash: string) =>
+        store.runScript(
+          REPLAY_SPOOLED_CLICK_SCRIPT,
+          [stream, sets.link, sets.creator],
+          [record, hash, 60],
+        );
+      const count = (key: string) => store.runScript(COUNT_UNIQUE_VISITORS_SCRIPT, [key], []);
+
+      expect(typeof (await replay('r1', 'visitor-a'))).toBe('string');
+      await replay('r1', 'visitor-a');
+      await replay('r2', '');
+
+      expect(await store.streamLength(stream)).toBe(3);
+      expect(await count(sets.link)).toBe(1);
+      expect(await count(sets.creator)).toBe(1);
+    });
+
+    it('should raise a kept quota counter by a segment’s clicks once, and leave a missing one missing', async () => {
+      const kept = `quota:{${RUN}}:kept:2027-01`;
+      const lost = `quota:{${RUN}}:lost:2027-01`;
+      await store.setString(kept, '10', 60);
+      const reconcile = (counter: string, segment: string, clicks: number) =>
+        store.runScript(
+          RECONCILE_QUOTA_SCRIPT,
+          [counter, reconciledMarkerKey(counter, segment)],
+          [clicks, 60],
+        );
+
+      expect(await reconcile(kept, 'segment-1', 5)).toBe(15);
+      expect(await reconcile(kept, 'segment-1', 5)).toBe(-1);
+      expect(await reconcile(kept, 'segment-2', 2)).toBe(17);
+      expect(await store.getString(kept)).toBe('17');
+      expect(await reconcile(lost, 'segment-1', 5)).toBe(0);
+      expect(await reconcile(lost, 'segment-1', 5)).toBe(-1);
+      expect(await store.getString(lost)).toBeNull();
+    });
+  });
+
   describe('key claims', () => {
     it('should let one call claim a key and show the others what it holds, until it is deleted', async () => {
       const key = `${RUN}:idem`;
@@ -325,6 +372,13 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
       await store.ackAndDelete(stream, 'writers', [ids[2]]);
       expect(await store.streamLength(stream)).toBe(0);
       expect(await store.claimIdleEntries(stream, 'writers', 'two', 0, 10)).toEqual([]);
+    });
+
+    it('should forget a deleted stream', async () => {
+      const stream = `clicks:{${RUN}}:deleted`;
+      await store.appendToStream(stream, 'a');
+      await store.deleteKeys([stream]);
+      expect(await store.streamLength(stream)).toBe(0);
     });
   });
 

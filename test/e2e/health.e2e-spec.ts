@@ -51,11 +51,11 @@ describe('GET /v1/health (e2e)', () => {
       });
     });
 
-    it('should answer API calls with 503 KV_ERROR rather than hang', async () => {
+    it('should answer API calls from PostgreSQL, rate-limited in-process, rather than hang', async () => {
       const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
       const response = await t.http.get('/v1/account').set('Authorization', creator.authorization);
-      expect(response.status).toBe(503);
-      expect(response.body.error.code).toBe('KV_ERROR');
+      expect(response.status).toBe(200);
+      expect(response.headers['x-ratelimit-remaining']).toBe('59');
     });
   });
 

@@ -4,6 +4,7 @@ import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { AppError, ErrorDetails } from './app-error';
 import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import { ErrorCode } from './error-code';
+import { isKvUnavailable, kvUnavailableError } from './kv-unavailable';
 
 /** What every unexpected error answers; its stack goes to the log only. */
 export const UNEXPECTED_ERROR_MESSAGE = 'An unexpected error occurred.';
@@ -48,6 +49,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof AppError) return exception;
     const status = statusOf(exception);
     if (status !== undefined && status < 500) return fromClientStatus(status, exception, request);
+    if (isKvUnavailable(exception)) {
+      this.logger.warn(
+        `Key-value store unavailable on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]`,
+      );
+      return kvUnavailableError();
+    }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(
         `Database unavailable on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]: ${String(exception)}`,

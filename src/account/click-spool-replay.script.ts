@@ -1,0 +1,72 @@
+import type { KvScript } from '../kv/kv-script';
+
+/**
+ * The two steps of a spool replay (click-spool-replay.service.ts), each one atomic script, in
+ * Lua for Redis and as its twin for the in-process store.
+ */
+
+/**
+ * One spooled click back into its shard's click stream, and its visitor into the link-day and
+ * creator-day unique-visitor HyperLogLogs, as the admission script would have done. Replaying
+ * a click twice appends it twice (the consumer's insert skips the second, by record id) and
+ * adds its visitor twice (a set: no change).
+ * KEYS: stream, link-day HyperLogLog, creator-day HyperLogLog. ARGV: record, visitor hash
+ * ('' when unknown), unique-visitor TTL seconds. Reply: the stream entry's id.
+ */
+export const REPLAY_SPOOLED_CLICK_SCRIPT: KvScript<string> = {
+  name: 'replaySpooledClick',
+  lua: `
+local id = redis.call('XADD', KEYS[1], '*', 'c', ARGV[1])
+if ARGV[2] ~= '' then
+  if redis.call('PFADD', KEYS[2], ARGV[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+  if redis.call('PFADD', KEYS[3], ARGV[2]) == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+end
+return id
+`,
+  runInMemory(data, keys, args) {
+    const [stream, ...visitorSets] = keys;
+    const id = data.appendToStream(stream, String(args[0]));
+    const visitorHash = String(args[1]);
+    if (visitorHash !== '') {
+      for (const key of visitorSets) {
+        data.structureAt(key, () => new Set<string>()).add(visitorHash);
+        data.expireInMs(key, Number(args[2]) * 1000);
+      }
+    }
+    return id;
+  },
+};
+
+/**
+ * Adds one segment's spooled clicks of a creator, environment and period to its quota counter,
+ * once: the marker key (same hash slot as the counter) remembers that this segment was
+ * counted, so a replay that crashed and runs again never adds twice. A missing counter is left
+ * missing (see ClickSpoolReplayService for why that is right). The marker is set either way.
+ * KEYS: quota counter, marker. ARGV: clicks, marker TTL seconds.
+ * Reply: the counter's new value, 0 when it is missing, -1 when the marker was there.
+ */
+export const RECONCILE_QUOTA_SCRIPT: KvScript<number> = {
+  name: 'reconcileSpooledQuota',
+  lua: `
+if not redis.call('SET', KEYS[2], '1', 'EX', ARGV[2], 'NX') then return -1 end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('INCRBY', KEYS[1], ARGV[1])
+`,
+  runInMemory(data, keys, args) {
+    const [counter, marker] = keys;
+    const isFirst = data.setString(marker, '1', {
+      ttlMs: Number(args[1]) * 1000,
+      onlyIfAbsent: true,
+    });
+    if (!isFirst) return -1;
+    if (data.getString(counter) === null) return 0;
+    // INCR keeps the counter's expiry, which a SET of the sum would drop.
+    let used = 0;
+    for (let i = 0; i < Number(args[0]); i++) used = data.increment(counter);
+    return used;
+  },
+};
+
+/** The marker of one segment's reconciliation with one counter: the counter's hash tag. */
+export const reconciledMarkerKey = (quotaKey: string, segmentName: string): string =>
+  `${quotaKey}:spool:${segmentName}`;

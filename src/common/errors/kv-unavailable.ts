@@ -1,0 +1,29 @@
+import { AppError } from './app-error';
+import { ErrorCode } from './error-code';
+
+/** Seconds a client should wait before retrying a call the key-value store could not serve. */
+export const KV_RETRY_AFTER_SECONDS = 5;
+
+export function kvUnavailableError(): AppError {
+  return new AppError(
+    ErrorCode.KV_ERROR,
+    'The key-value store is unavailable; retry shortly.',
+    undefined,
+    { 'retry-after': String(KV_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/**
+ * Whether an error is the Redis client's way of saying it has no connection (the few calls
+ * with no in-process fallback during an outage: an Idempotency-Key claim, the unique-visitor
+ * counts, the sandbox's usage reset), so the call answers 503 KV_ERROR with Retry-After
+ * rather than 500. Reads the error's words only, so common needs no Redis import.
+ */
+export function isKvUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'MaxRetriesPerRequestError' || UNAVAILABLE_MESSAGES.test(error.message);
+}
+
+// ioredis: a command while disconnected with the offline queue off, and one in flight when
+// the connection dropped.
+const UNAVAILABLE_MESSAGES = /^Stream isn't writeable|^Connection is closed/;
