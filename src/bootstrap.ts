@@ -16,6 +16,7 @@ import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { answerClientError, answerUndecodablePath } from './common/http/client-errors';
 import { registerHttpHooks } from './common/http/http-hooks';
 import { BODY_LIMIT_BYTES, depthBoundJsonParser } from './common/http/json-body';
+import { ShutdownGate } from './common/http/shutdown-gate';
 import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig } from './config/env';
 import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
@@ -43,10 +44,12 @@ export async function createApp(
   const isTrusted = compileTrustProxy(config.http.trustProxy);
   const metrics = new AppMetrics({ collectProcessMetrics: true });
   const logger = createAppLogger(config.http.logLevel);
+  const shutdownGate = new ShutdownGate();
   const redirectFronts = new RedirectFronts({
     requireHttps: config.http.requireHttps,
     isTrusted,
     metrics,
+    shutdownGate,
   });
   const adapter = new FastifyAdapter({
     serverFactory: (fastifyListener: RequestListener, options: Record<string, unknown>) =>
@@ -62,6 +65,9 @@ export async function createApp(
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
+  // Closing Fastify (main.ts on SIGTERM, or app.close()) first drains the server through the
+  // gate: Fastify's own closing steps then find no connection left.
+  adapter.getInstance().addHook('preClose', () => shutdownGate.close(adapter.getInstance().server));
   observeRequests(adapter.getInstance(), metrics, logger);
   const jsonParser = depthBoundJsonParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -92,7 +98,7 @@ export async function createApp(
   );
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks: main.ts handles SIGTERM/SIGINT, HTTP first, then the modules.
   setUpSwagger(app);
   observeBackgroundWork(app, metrics);
   await app.init();

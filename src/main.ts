@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap';
 import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
 import { installProcessGuards } from './common/process-guards';
 import { ConfigError, loadConfig } from './config/env';
 import { migrate, seed, withDataSource } from './database/database-tasks';
+import type { DatabaseHandle } from './database/embedded-postgres';
 import { openDatabase } from './database/open-database';
 
 /** A stopping process exits by then, finished or not (orchestrators kill at 30 s by default). */
@@ -36,24 +38,48 @@ async function main(): Promise<void> {
     });
   }
   const app = await createApp({ ...config, database: database.config });
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onClose', () => database.handle.close());
-  // SIGTERM/SIGINT (enableShutdownHooks): Fastify stops accepting, closes idle keep-alive
-  // connections and answers the requests in flight, then the modules stop (click consumer,
-  // probes, stores). Whatever still runs after SHUTDOWN_DEADLINE_MS is cut short.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log(`${signal}: shutting down`);
-      setTimeout(() => {
-        logger.error(`Shutdown not finished after ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
-        process.exit(1);
-      }, SHUTDOWN_DEADLINE_MS).unref();
-    });
-  }
+  exitGracefullyOnSignals(app, database.handle, logger);
   await app.listen(config.http.port, config.http.host);
   logger.log(`Linkpilot listening on ${await app.getUrl()} (API under /v1, docs at /docs)`);
+}
+
+/**
+ * SIGTERM or SIGINT: the HTTP side first (ShutdownGate: no new connection, a 503 with
+ * `Connection: close` for a request on a connection still open, the requests in flight
+ * answered on both fronts, so every click admission under way completes and its click is in
+ * the stream, idle connections closed), then the modules in Nest's order (the ledger writes
+ * its counters, the click consumer finishes its batch, the stores close), then the embedded
+ * database (README "Stopping"). Exit 0 when done; 1 when something failed or SHUTDOWN_DEADLINE_MS passed first.
+ * A second signal changes nothing.
+ */
+function exitGracefullyOnSignals(
+  app: NestFastifyApplication,
+  database: DatabaseHandle,
+  logger: Logger,
+): void {
+  let isStopping = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (isStopping) return;
+    isStopping = true;
+    logger.log(`${signal}: shutting down`);
+    setTimeout(() => {
+      logger.error(`Shutdown not finished after ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    try {
+      await app.getHttpAdapter().close();
+      await app.close();
+      await database.close();
+    } catch (error) {
+      logger.error('Shutdown failed', error instanceof Error ? error.stack : String(error));
+      process.exit(1);
+    }
+    logger.log('Shut down');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, (received) => void stop(received));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type { EdgeAnswer } from './edge-answer';
 import { RedirectFronts } from './redirect-fronts';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
 import { AppMetrics } from '../metrics/app-metrics';
+import { ShutdownGate } from '../common/http/shutdown-gate';
 
 /**
  * The raw front's own job, on a real server: which requests it answers and which it leaves
@@ -31,6 +32,7 @@ describe(RedirectFronts.name, () => {
       ...options,
       isTrusted: (address) => address === '127.0.0.1',
       metrics: new AppMetrics({ collectProcessMetrics: false }),
+      shutdownGate: new ShutdownGate(),
     });
     server = front.createServer((_request, response) => {
       response.writeHead(299, { 'x-served-by': 'fastify' });

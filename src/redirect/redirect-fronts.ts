@@ -6,6 +6,7 @@ import { AppError } from '../common/errors/app-error';
 import { toErrorBody } from '../common/errors/all-exceptions.filter';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { newUlid } from '../common/ids';
+import type { ShutdownGate } from '../common/http/shutdown-gate';
 import type { TrustFunction } from '../common/http/trust-proxy';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { AppMetrics } from '../metrics/app-metrics';
@@ -40,16 +41,22 @@ export class RedirectFronts {
       requireHttps: boolean;
       isTrusted: TrustFunction;
       metrics: AppMetrics;
+      /** Once the server is closing, it answers every new request before either front. */
+      shutdownGate: ShutdownGate;
     },
   ) {}
 
   /** Fastify's `serverFactory`: a node:http server that sends plain clicks here first. */
   createServer(fastifyListener: RequestListener, fastifyOptions: Record<string, unknown>): Server {
-    const server = createServer((request, response) => {
-      const linkId = this.handler === null ? null : this.plainClickLinkId(request);
-      if (linkId === null) fastifyListener(request, response);
-      else this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
-    });
+    const gate = this.options.shutdownGate;
+    const server = createServer(
+      gate.guard((request, response) => {
+        const linkId = this.handler === null ? null : this.plainClickLinkId(request);
+        if (linkId === null) fastifyListener(request, response);
+        else this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
+      }),
+    );
+    gate.watch(server);
     // What Fastify sets on the servers it creates (fastify/lib/server.js), from its resolved
     // options (defaults included).
     const option = (name: string): number | undefined => {

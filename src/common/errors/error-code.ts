@@ -38,6 +38,8 @@ export enum ErrorCode {
   KV_ERROR = 'KV_ERROR',
   /** PostgreSQL unreachable or not answering in time: retry (Retry-After). */
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  /** This server is stopping (SIGTERM): send the request again, on a new connection. */
+  SHUTTING_DOWN = 'SHUTTING_DOWN',
   FX_DATA_UNAVAILABLE = 'FX_DATA_UNAVAILABLE',
   PAYMENT_PROVIDER_ERROR = 'PAYMENT_PROVIDER_ERROR',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
@@ -78,6 +80,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.INTERNAL_ERROR]: HttpStatus.INTERNAL_SERVER_ERROR,
   [ErrorCode.KV_ERROR]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.DATABASE_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.SHUTTING_DOWN]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.FX_DATA_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.PAYMENT_PROVIDER_ERROR]: HttpStatus.BAD_GATEWAY,
   [ErrorCode.PAYLOAD_TOO_LARGE]: HttpStatus.PAYLOAD_TOO_LARGE,
