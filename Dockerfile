@@ -24,7 +24,7 @@ COPY seeds ./seeds
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 EXPOSE 3000 9464
-# Healthy = ready (GET /readyz: migrations applied, PostgreSQL and Redis reachable); GET /livez
+# Healthy = ready (GET /readyz: migrations applied, PostgreSQL reachable); GET /livez
 # is the liveness probe for orchestrators that restart a process that stops answering.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

@@ -64,11 +64,18 @@ describe(parseSegment.name, () => {
       ),
     );
 
+    const share = (creatorId: string, environment: string, periodId: string, clicks: number) => ({
+      creatorId,
+      environment,
+      periodId,
+      periodStart: `${periodId}-01`,
+      clicks,
+    });
     expect(parsed.quotaShares).toEqual([
-      { creatorId: 'creator-1', environment: 'live', periodId: '2026-11', clicks: 2 },
-      { creatorId: 'creator-1', environment: 'live', periodId: '2026-12', clicks: 1 },
-      { creatorId: 'creator-1', environment: 'test', periodId: '2026-11', clicks: 1 },
-      { creatorId: 'creator-2', environment: 'live', periodId: '2026-11', clicks: 1 },
+      share('creator-1', 'live', '2026-11', 2),
+      share('creator-1', 'live', '2026-12', 1),
+      share('creator-1', 'test', '2026-11', 1),
+      share('creator-2', 'live', '2026-11', 1),
     ]);
   });
 

@@ -41,6 +41,8 @@ export interface QuotaShare {
   creatorId: string;
   environment: KeyEnvironment;
   periodId: string;
+  /** The period's first day, `YYYY-MM-DD`: where PostgreSQL's count for it starts. */
+  periodStart: string;
   clicks: number;
 }
 
@@ -78,12 +80,13 @@ export function parseSegment(text: string): ParsedSegment {
       continue;
     }
     parsed.clicks.push(click);
-    const periodId = billingPeriodOf(click.clickedAtMs).id;
-    const shareKey = `${click.creatorId}\n${click.environment}\n${periodId}`;
+    const period = billingPeriodOf(click.clickedAtMs);
+    const shareKey = `${click.creatorId}\n${click.environment}\n${period.id}`;
     const share = shares.get(shareKey);
     if (share === undefined) {
       const { creatorId, environment } = click;
-      shares.set(shareKey, { creatorId, environment, periodId, clicks: 1 });
+      const { id: periodId, start: periodStart } = period;
+      shares.set(shareKey, { creatorId, environment, periodId, periodStart, clicks: 1 });
     } else share.clicks++;
   }
   parsed.quotaShares = [...shares.values()];

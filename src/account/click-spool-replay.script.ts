@@ -40,29 +40,41 @@ return id
 /**
  * Adds one segment's spooled clicks of a creator, environment and period to its quota counter,
  * once: the marker key (same hash slot as the counter) remembers that this segment was
- * counted, so a replay that crashed and runs again never adds twice. A missing counter is left
- * missing (see ClickSpoolReplayService for why that is right). The marker is set either way.
- * KEYS: quota counter, marker. ARGV: clicks, marker TTL seconds.
- * Reply: the counter's new value, 0 when it is missing, -1 when the marker was there.
+ * counted, so a replay that crashed and runs again never adds twice. A counter Redis kept is
+ * raised by the clicks; a missing one (Redis lost it) is created from PostgreSQL's count plus
+ * the clicks, unless the seed is unknown ('': then it stays missing, for the next click to
+ * rebuild). ClickSpoolReplayService explains why both are exact.
+ * KEYS: quota counter, marker. ARGV: clicks, marker TTL seconds, seed ('' when unknown),
+ * counter TTL seconds.
+ * Reply: the counter's value after, 0 when it stays missing, -1 when the marker was there.
  */
 export const RECONCILE_QUOTA_SCRIPT: KvScript<number> = {
   name: 'reconcileSpooledQuota',
   lua: `
 if not redis.call('SET', KEYS[2], '1', 'EX', ARGV[2], 'NX') then return -1 end
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-return redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
+if ARGV[3] == '' then return 0 end
+local used = tonumber(ARGV[3]) + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], used, 'EX', ARGV[4])
+return used
 `,
   runInMemory(data, keys, args) {
     const [counter, marker] = keys;
+    const [clicks, markerTtlSeconds, seed, counterTtlSeconds] = args;
     const isFirst = data.setString(marker, '1', {
-      ttlMs: Number(args[1]) * 1000,
+      ttlMs: Number(markerTtlSeconds) * 1000,
       onlyIfAbsent: true,
     });
     if (!isFirst) return -1;
-    if (data.getString(counter) === null) return 0;
-    // INCR keeps the counter's expiry, which a SET of the sum would drop.
-    let used = 0;
-    for (let i = 0; i < Number(args[0]); i++) used = data.increment(counter);
+    if (data.getString(counter) !== null) {
+      // INCR keeps the counter's expiry, which a SET of the sum would drop.
+      let used = 0;
+      for (let i = 0; i < Number(clicks); i++) used = data.increment(counter);
+      return used;
+    }
+    if (String(seed) === '') return 0;
+    const used = Number(seed) + Number(clicks);
+    data.setString(counter, String(used), { ttlMs: Number(counterTtlSeconds) * 1000 });
     return used;
   },
 };

@@ -4,6 +4,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
+import { ClickCountsService } from '../analytics/click-counts.service';
 import { clickStreamKey, edgeShardOf } from '../analytics/click-streams';
 import {
   clickDayOf,
@@ -11,27 +12,27 @@ import {
   uniqueVisitorKeys,
 } from '../analytics/unique-visitors';
 import { KvStore } from '../kv/kv-store';
+import { MemoryKvStore } from '../kv/memory-kv-store';
 import { ClickSpool } from './click-spool';
-import { parseSegment, ReplayableClick } from './click-spool-format';
+import { parseSegment, QuotaShare, ReplayableClick } from './click-spool-format';
 import {
   RECONCILE_QUOTA_SCRIPT,
   reconciledMarkerKey,
   REPLAY_SPOOLED_CLICK_SCRIPT,
 } from './click-spool-replay.script';
 import { quotaCounterKey } from './edge-keys';
+import { QUOTA_TTL_SECONDS } from './quota.service';
 
 /** Spooled clicks still on disk while Redis answers (one failed call, a replay cut short). */
 const RETRY_INTERVAL_MS = 5_000;
 /** Clicks replayed at once: one socket write, short enough not to hold live clicks back. */
 const CHUNK_SIZE = 200;
 /** A reconciliation marker lives as long as the quota counter it guards can. */
-const MARKER_TTL_SECONDS = 40 * 24 * 3600;
+const MARKER_TTL_SECONDS = QUOTA_TTL_SECONDS;
 
 interface ReplayTally {
   clicks: number;
-  countersRaised: number;
-  /** Counters Redis no longer had: rebuilt from PostgreSQL by their next click. */
-  countersMissing: number;
+  countersReconciled: number;
 }
 
 /**
@@ -39,22 +40,23 @@ interface ReplayTally {
  * at once when the store reports it reachable again, at boot for segments a previous run left,
  * and every few seconds while clicks remain. Segment by segment, oldest first:
  *
- * 1. Each quota counter the segment's clicks count in is raised by their number, once (a
- *    marker per segment and counter, set in the same script, makes a repeated replay add
- *    nothing). This runs BEFORE the clicks enter the stream, which is what makes it exact: a
- *    counter that exists now was kept from before the outage, or rebuilt from PostgreSQL's
- *    count since Redis came back, and PostgreSQL cannot hold these clicks yet (they reach it
- *    only through the stream), so adding them counts each exactly once. A counter that is
- *    missing (Redis lost its data) is left missing: the next click rebuilds it from
- *    PostgreSQL's count, which holds these clicks as soon as the consumer has written them.
- *    Deleting the counters for PostgreSQL to rebuild instead would lose, on every node, the
- *    clicks still in the stream at that moment.
+ * 1. Each quota counter the segment's clicks count in is reconciled, once (a marker per
+ *    segment and counter, set in the same script, makes a repeated replay change nothing),
+ *    BEFORE those clicks enter the stream, which is what makes it exact. PostgreSQL cannot
+ *    hold them yet (they reach it only through the stream), so:
+ *    - a counter Redis kept (or rebuilt since it came back, from PostgreSQL's count) lacks
+ *      exactly these clicks, and is raised by their number;
+ *    - a counter Redis lost, and no click has rebuilt yet, is created from PostgreSQL's count
+ *      plus these clicks. No click since Redis came back is missing from that count: a click
+ *      counted in Redis creates the counter first, and then the script raises it instead.
+ *    Deleting the counters for PostgreSQL to rebuild after the replay would instead lose, on
+ *    every node, whatever the stream holds at the moment of the rebuild.
  * 2. The clicks are appended to their streams (and their visitors to the unique-visitor
  *    counts), a chunk at a time, each chunk acknowledged by Redis before the next.
  * 3. Only then is the segment deleted. A crash anywhere before that replays the segment again
- *    at the next start: step 1 adds nothing twice, and a click appended twice is stored once
- *    (the record id is the insert's conflict key), so the spool reaches PostgreSQL exactly
- *    once.
+ *    at the next start: step 1 changes nothing twice, and a click appended twice is stored
+ *    once (the record id is the insert's conflict key), so the spool reaches PostgreSQL
+ *    exactly once.
  */
 @Injectable()
 export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -66,9 +68,13 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
   constructor(
     private readonly store: KvStore,
     private readonly spool: ClickSpool,
+    private readonly clickCounts: ClickCountsService,
   ) {}
 
   onApplicationBootstrap(): void {
+    // The in-process store never fails, so nothing spools; a spool left in DATA_DIR by a
+    // deployment on Redis belongs to that Redis, not to the embedded store.
+    if (this.store instanceof MemoryKvStore) return;
     this.store.onReachableAgain(() => void this.replay());
     this.timer = setInterval(() => {
       if (this.spool.hasClicks()) void this.replay();
@@ -98,25 +104,24 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
   private async replayAll(): Promise<void> {
     if (this.isStopping || !this.store.isReachable()) return;
     await this.spool.sealActiveSegment();
-    const total: ReplayTally = { clicks: 0, countersRaised: 0, countersMissing: 0 };
+    const total: ReplayTally = { clicks: 0, countersReconciled: 0 };
     for (const segment of await this.spool.replayableSegments()) {
       if (this.isStopping || !this.store.isReachable()) break;
       const tally = await this.replaySegment(segment);
       total.clicks += tally.clicks;
-      total.countersRaised += tally.countersRaised;
-      total.countersMissing += tally.countersMissing;
+      total.countersReconciled += tally.countersReconciled;
     }
     if (total.clicks > 0) {
       this.logger.log(
-        `Replayed ${total.clicks} spooled clicks into the click streams; quota counters raised: ` +
-          `${total.countersRaised}, missing (rebuilt from PostgreSQL): ${total.countersMissing}`,
+        `Replayed ${total.clicks} spooled clicks into the click streams and reconciled ` +
+          `${total.countersReconciled} quota counters with them`,
       );
     }
   }
 
   /** Steps 1 to 3 of the class comment for one segment. */
   private async replaySegment(segment: string): Promise<ReplayTally> {
-    const tally: ReplayTally = { clicks: 0, countersRaised: 0, countersMissing: 0 };
+    const tally: ReplayTally = { clicks: 0, countersReconciled: 0 };
     const parsed = parseSegment(await this.spool.readSegment(segment));
     if (parsed.damagedLines > 0) {
       this.logger.error(
@@ -124,14 +129,7 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
       );
     }
     for (const share of parsed.quotaShares) {
-      const quotaKey = quotaCounterKey(share.creatorId, share.environment, share.periodId);
-      const used = await this.store.runScript(
-        RECONCILE_QUOTA_SCRIPT,
-        [quotaKey, reconciledMarkerKey(quotaKey, segment)],
-        [share.clicks, MARKER_TTL_SECONDS],
-      );
-      if (used > 0) tally.countersRaised++;
-      else if (used === 0) tally.countersMissing++;
+      if (await this.reconcile(share, segment)) tally.countersReconciled++;
     }
     for (let start = 0; start < parsed.clicks.length; start += CHUNK_SIZE) {
       // Stopping mid-segment is a crash as far as the segment knows: the next start resumes it.
@@ -142,6 +140,24 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
     await this.spool.removeSegment(segment, parsed.clicks.length + parsed.damagedLines);
     tally.clicks = parsed.clicks.length;
     return tally;
+  }
+
+  /**
+   * Step 1 for one counter: PostgreSQL's count is read only for a counter Redis does not have
+   * (the script checks again, atomically). False when this segment was reconciled before.
+   */
+  private async reconcile(share: QuotaShare, segment: string): Promise<boolean> {
+    const quotaKey = quotaCounterKey(share.creatorId, share.environment, share.periodId);
+    const seed =
+      (await this.store.getString(quotaKey)) === null
+        ? await this.clickCounts.countSince(share.creatorId, share.environment, share.periodStart)
+        : '';
+    const used = await this.store.runScript(
+      RECONCILE_QUOTA_SCRIPT,
+      [quotaKey, reconciledMarkerKey(quotaKey, segment)],
+      [share.clicks, MARKER_TTL_SECONDS, seed, QUOTA_TTL_SECONDS],
+    );
+    return used >= 0;
   }
 
   private replayClick(click: ReplayableClick): Promise<string> {

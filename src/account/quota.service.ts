@@ -25,7 +25,7 @@ import { edgeKeysOf, quotaCounterKey } from './edge-keys';
 export const EDGE_WINDOW_MS = 60_000;
 export const EDGE_IP_LIMIT_PER_MINUTE = 200;
 /** A quota counter outlives its month by a few days, then Redis drops it. */
-const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
+export const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 /** While the store is down, its failure is logged at most this often, not once per click. */
 const STORE_WARNING_INTERVAL_MS = 10_000;
 

@@ -306,24 +306,29 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
       expect(await count(sets.creator)).toBe(1);
     });
 
-    it('should raise a kept quota counter by a segment’s clicks once, and leave a missing one missing', async () => {
+    it('should raise a kept quota counter by a segment’s clicks once, and create a lost one from its seed', async () => {
       const kept = `quota:{${RUN}}:kept:2027-01`;
       const lost = `quota:{${RUN}}:lost:2027-01`;
+      const unknown = `quota:{${RUN}}:unknown:2027-01`;
       await store.setString(kept, '10', 60);
-      const reconcile = (counter: string, segment: string, clicks: number) =>
+      const reconcile = (counter: string, segment: string, clicks: number, seed: number | '') =>
         store.runScript(
           RECONCILE_QUOTA_SCRIPT,
           [counter, reconciledMarkerKey(counter, segment)],
-          [clicks, 60],
+          [clicks, 60, seed, 60],
         );
 
-      expect(await reconcile(kept, 'segment-1', 5)).toBe(15);
-      expect(await reconcile(kept, 'segment-1', 5)).toBe(-1);
-      expect(await reconcile(kept, 'segment-2', 2)).toBe(17);
+      expect(await reconcile(kept, 'segment-1', 5, '')).toBe(15);
+      expect(await reconcile(kept, 'segment-1', 5, '')).toBe(-1);
+      // A seed is for a missing counter only.
+      expect(await reconcile(kept, 'segment-2', 2, 100)).toBe(17);
       expect(await store.getString(kept)).toBe('17');
-      expect(await reconcile(lost, 'segment-1', 5)).toBe(0);
-      expect(await reconcile(lost, 'segment-1', 5)).toBe(-1);
-      expect(await store.getString(lost)).toBeNull();
+      expect(await reconcile(lost, 'segment-1', 5, 7)).toBe(12);
+      expect(await reconcile(lost, 'segment-1', 5, 7)).toBe(-1);
+      expect(await reconcile(lost, 'segment-2', 1, 7)).toBe(13);
+      expect(await store.getString(lost)).toBe('13');
+      expect(await reconcile(unknown, 'segment-1', 5, '')).toBe(0);
+      expect(await store.getString(unknown)).toBeNull();
     });
   });
 

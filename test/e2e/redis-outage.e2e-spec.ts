@@ -214,7 +214,7 @@ describeWithRedis('Redis outage (e2e; skipped on the embedded store, which has n
         const stored = await storedRecordIds(t, linkId);
         expect(stored).toHaveLength(28);
         expect(new Set(stored)).toEqual(new Set([...before, ...spooled]));
-        // Kept counter raised by the outage's clicks, or a lost one rebuilt from PostgreSQL.
+        // A kept counter raised by the outage's clicks, a lost one made from PostgreSQL's count.
         expect(await usedThisPeriod(t, creator)).toBe(28);
         // And counting goes on from there.
         await clickTimes(t, linkId, 1);
