@@ -58,7 +58,11 @@ async function send(port: number, command: string): Promise<string | null> {
 const answersPing = async (port: number): Promise<boolean> =>
   (await send(port, 'PING'))?.startsWith('+PONG') === true;
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/**
+ * `appendOnly`: AOF with an fsync every second, as production runs Redis (README
+ * "Durability"), for runs that stop it the way a crash or a restart does (`npm run chaos`).
+ */
+export async function startPrivateRedis({ appendOnly = false } = {}): Promise<PrivateRedis> {
   const port = await sparePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkpilot-redis-'));
   let child: ChildProcess | null = null;
@@ -76,7 +80,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         '--save',
         '',
         '--appendonly',
-        'no',
+        appendOnly ? 'yes' : 'no',
+        '--appendfsync',
+        'everysec',
         '--dir',
         dir,
       ],
@@ -100,6 +106,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     if (keepData) await send(port, 'SHUTDOWN SAVE');
     else {
       fs.rmSync(path.join(dir, 'dump.rdb'), { force: true });
+      fs.rmSync(path.join(dir, 'appendonlydir'), { recursive: true, force: true });
       server.kill('SIGKILL');
     }
     await exited;

@@ -11,6 +11,9 @@ export interface TcpProxy {
   url: string;
   cut(): Promise<void>;
   stall(): void;
+  /** The database reachable again, on the same port: after a cut or a stall. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
 }
 
 function upstreamOf(databaseUrl: string): net.NetConnectOpts {
@@ -38,7 +41,16 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<TcpProxy>
     client.pipe(target).pipe(client);
     pairs.add([client, target]);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (onPort: number): Promise<void> =>
+    new Promise<void>((resolve) => server.listen(onPort, '127.0.0.1', resolve));
+  const close = async (): Promise<void> => {
+    const closed = server.listening
+      ? new Promise<void>((resolve) => server.close(() => resolve()))
+      : Promise.resolve();
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await listen(0);
   const { port } = server.address() as net.AddressInfo;
   const url = new URL(databaseUrl);
   url.searchParams.delete('host');
@@ -55,10 +67,14 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<TcpProxy>
         target.on('data', () => undefined);
       }
     },
-    cut: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    cut: close,
+    restore: async () => {
+      // Stalled connections are dropped: the pools notice and connect afresh.
+      isStalled = false;
       for (const socket of sockets) socket.destroy();
-      await closed;
+      pairs.clear();
+      if (!server.listening) await listen(port);
     },
+    close,
   };
 }
