@@ -10,6 +10,7 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { InjectConfig } from '../config/config.module';
 import { ClicksConfig } from '../config/env';
 import { CLICK_STREAMS } from './click-streams';
+import { MemoryKvStore } from '../kv/memory-kv-store';
 import { KvStore, StreamEntry } from '../kv/kv-store';
 import { CLICK_RECORD_FIELDS, decodeClickRecord } from './click-record-codec';
 import { ClickEntity } from './click.entity';
@@ -54,6 +55,17 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
     this.isStopping = true;
     if (this.timer !== null) clearTimeout(this.timer);
     await this.running;
+    // The in-process store's streams end with the process (Redis keeps its entries for the
+    // next worker): what they still hold is written now, pass after pass until empty.
+    if (this.config.consumerEnabled && this.store instanceof MemoryKvStore) {
+      try {
+        while ((await this.drainOnce()) > 0) {
+          // another pass: the last one wrote something, more may be left
+        }
+      } catch (error) {
+        this.logger.error(`Clicks not written before shutdown: ${String(error)}`);
+      }
+    }
   }
 
   async ensureGroups(): Promise<void> {

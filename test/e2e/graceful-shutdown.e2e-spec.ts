@@ -19,7 +19,6 @@ const RAW_FRONT_CONNECTIONS = 12;
 const FASTIFY_FRONT_CONNECTIONS = 4;
 /** Answered clicks before SIGTERM, so that it lands in the middle of the load. */
 const CLICKS_BEFORE_SIGTERM = 300;
-const withRedis = Boolean(process.env.REDIS_URL);
 
 interface Answer {
   status: number;
@@ -39,8 +38,8 @@ interface ConnectionLog {
  * clicks, Fastify's route the clicks with an Origin): it must exit 0 within the deadline,
  * answer every request it took (302, or 503 with `Connection: close` once shutting down; never
  * a reset), close idle connections rather than wait for them, and every click it answered 302
- * must reach PostgreSQL (through the Redis stream: the in-process store of the embedded
- * default lives and dies with the server, so that part runs with REDIS_URL only).
+ * must reach PostgreSQL (through the Redis stream; on the embedded default, whose in-process
+ * stream dies with the server, its consumer writes what the stream holds before it exits).
  */
 describe('Graceful shutdown of the built server (e2e)', () => {
   let t: TestApp;
@@ -206,13 +205,9 @@ describe('Graceful shutdown of the built server (e2e)', () => {
     }
     const redirected = answers.length - refused.length + 1; // the idle connection's click
 
-    if (!withRedis) {
-      // The embedded default keeps its click stream in the server's memory (README
-      // "Durability"): what its consumer had not written when it stopped is gone with it.
-      return;
-    }
-    // Every 302 is a click in the Redis stream; the test app's consumer (a click worker on the
-    // same stream) writes what the server's own did not.
+    // With Redis, every 302 is a click in the stream, and the test app's consumer (a click
+    // worker on the same stream) writes what the server's own did not. On the embedded default
+    // the stream lived in the server's memory: its consumer wrote all of it before exiting.
     const stored = await pollUntil(
       () => countClicks(t, linkIds),
       (count) => count >= redirected,
