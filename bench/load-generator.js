@@ -47,8 +47,11 @@ function parseAnswer(buffer) {
 /**
  * Runs `lists.length` connections for `durationS` seconds, connection i cycling through
  * lists[i]. Resolves with counts and latency percentiles (ms) of the answers received.
+ * With `positions` (one index per connection), each connection starts where it stands and
+ * leaves its next index there, so successive runs carry on through the lists instead of
+ * repeating their start.
  */
-function runLoad({ port, lists, durationS }) {
+function runLoad({ port, lists, durationS, positions }) {
   return new Promise((resolve) => {
     const latenciesUs = [];
     const statuses = new Map();
@@ -79,10 +82,10 @@ function runLoad({ port, lists, durationS }) {
     };
 
     const sockets = [];
-    for (const list of lists) {
+    for (const [connection, list] of lists.entries()) {
       const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
       sockets.push(socket);
-      let index = 0;
+      let index = positions?.[connection] ?? 0;
       let sentAt = 0n;
       let pending = Buffer.alloc(0);
       const send = () => {
@@ -108,6 +111,7 @@ function runLoad({ port, lists, durationS }) {
         errors++;
       });
       socket.on('close', () => {
+        if (positions !== undefined) positions[connection] = index;
         open--;
         if (open === 0) finish();
       });

@@ -7,12 +7,19 @@
  * Prints and writes bench/results/latest.json. Env: BENCH_DATABASE_URL (a database it may
  * drop and create), BENCH_REDIS_URL (a Redis database it may flush), BENCH_DURATION_S,
  * BENCH_ROUNDS, BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof).
+ *
+ * `--profile large` (or BENCH_PROFILE=large): a million links of 10,000 creators, visited
+ * Zipf-distributed (large-profile.js), with each cache level's hit rate and the server's peak
+ * RSS; its own database and Redis database; writes bench/results/large-latest.json.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { runLoad, serialiseRequest } = require('./load-generator');
+const { largeProfile, zipfLinkPaths } = require('./large-profile');
+const { zipfSampler } = require('./zipf');
+const { scrapeCacheLookups, cacheHitRates, peakRssMiB } = require('./server-probes');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
@@ -21,12 +28,24 @@ const root = path.resolve(__dirname, '..');
 const { generateApiKey, hashApiKey, displayPrefixOf } = require('../dist/src/auth/api-key-format');
 const { ulid } = require('ulid');
 
+const PROFILE = (() => {
+  const flag = process.argv.indexOf('--profile');
+  return (flag === -1 ? process.env.BENCH_PROFILE : process.argv[flag + 1]) ?? 'default';
+})();
+if (PROFILE !== 'default' && PROFILE !== 'large') {
+  throw new Error(`unknown bench profile ${PROFILE} (default or large)`);
+}
+const IS_LARGE = PROFILE === 'large';
+// The large profile keeps its seeded database between runs: apart from the default's, which
+// every default run drops.
 const DB_URL =
-  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/linkpilot_bench';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+  process.env.BENCH_DATABASE_URL ??
+  `postgresql://postgres@127.0.0.1:5432/${IS_LARGE ? 'linkpilot_bench_large' : 'linkpilot_bench'}`;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? `redis://127.0.0.1:6379/${IS_LARGE ? 10 : 9}`;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP_S = 3;
+// The large profile warms up longer: its caches start empty and fill from the visits.
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? (IS_LARGE ? 30 : 3));
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 // Extra node flags for the server, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -36,8 +55,13 @@ const LINKS_PER_CREATOR = 5;
 const CLIENT_ADDRESSES = 50_000;
 /** Requests per connection's own list, built before the run and cycled through. */
 const REQUESTS_PER_CONNECTION = 1_000;
-const PORT = 3900;
-const CEILING_PORT = 3901;
+/** The service's port; the ceiling's is the next one and, in the large profile, METRICS_PORT the one after. */
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const CEILING_PORT = PORT + 1;
+/** The large profile scrapes the server's cache counters here (METRICS_PORT). */
+const METRICS_PORT = PORT + 2;
+/** Issue #16's targets for each profile (the RSS is the server's peak resident set, MiB). */
+const TARGETS = IS_LARGE ? { ratio: 0.2, p99Ms: 15, peakRssMiB: 512 } : { ratio: 0.25, p99Ms: 10 };
 const hasTaskset = (() => {
   try {
     execFileSync('taskset', ['-c', '0', 'true']);
@@ -85,6 +109,12 @@ const USER_AGENTS = [
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
 ];
 
+async function flushRedis() {
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+}
+
 async function resetStores() {
   const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
   await admin.connect();
@@ -92,9 +122,7 @@ async function resetStores() {
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
+  await flushRedis();
 }
 
 function runCli(args) {
@@ -148,6 +176,8 @@ const serviceEnv = () => ({
   HOST: '127.0.0.1',
   // The production topology: the edge node serves, a click worker writes the clicks.
   CLICK_CONSUMER_ENABLED: 'false',
+  // The large profile reads the cache counters; the default runs the service as configured.
+  ...(IS_LARGE ? { METRICS_PORT: String(METRICS_PORT) } : {}),
 });
 
 /** The service under test, all on core 0: the edge server and its click workers (nice 19). */
@@ -306,26 +336,38 @@ function addresses() {
 
 /**
  * Each connection's own list of visitor requests, serialised once before any run: every
- * request varies the link, client address, country and user agent (a multiplicative hash of
- * the connection and position, so lists differ and addresses spread over creators).
+ * request varies the link (`linkPathAt(n)`), client address, country and user agent (a
+ * multiplicative hash of the connection and position, so lists differ and addresses spread
+ * over creators). Built in position order, so a sampler of links draws the same every run.
  */
-function buildRequestLists(linkIds) {
+function buildRequestLists(linkPathAt, requestsPerConnection) {
   const ips = addresses();
-  return Array.from({ length: CONNECTIONS }, (_, connection) =>
-    Array.from({ length: REQUESTS_PER_CONNECTION }, (_, k) => {
-      // Interleaved, so connections at the same position ask for different links and addresses.
-      const n = k * CONNECTIONS + connection;
-      return serialiseRequest(`/r/${linkIds[(n * 7919) % linkIds.length]}`, {
-        'x-forwarded-for': ips[(n * 104729) % ips.length],
-        'cf-ipcountry': COUNTRIES[(n * 31) % COUNTRIES.length],
-        'user-agent': USER_AGENTS[(n * 17) % USER_AGENTS.length],
-      });
-    }),
-  );
+  const lists = Array.from({ length: CONNECTIONS }, () => new Array(requestsPerConnection));
+  // Interleaved, so connections at the same position ask for different links and addresses.
+  for (let n = 0; n < CONNECTIONS * requestsPerConnection; n++) {
+    lists[n % CONNECTIONS][Math.floor(n / CONNECTIONS)] = serialiseRequest(linkPathAt(n), {
+      'x-forwarded-for': ips[(n * 104729) % ips.length],
+      'cf-ipcountry': COUNTRIES[(n * 31) % COUNTRIES.length],
+      'user-agent': USER_AGENTS[(n * 17) % USER_AGENTS.length],
+    });
+  }
+  return lists;
 }
 
-/** One run of the load generator on `port` with the pre-built lists. */
-const load = (port, lists, durationS) => runLoad({ port, lists, durationS });
+/**
+ * One run of the load generator on `port` with the pre-built lists. The large profile's runs
+ * carry on through its lists (one cursor per server), so no run replays another's visits and
+ * the caches see Zipf's tail, not a replay.
+ */
+const cursors = new Map();
+/** Answers received per port over every run: more than the lists hold means they wrapped. */
+const answered = new Map();
+const load = async (port, lists, durationS) => {
+  if (IS_LARGE && !cursors.has(port)) cursors.set(port, new Array(lists.length).fill(0));
+  const result = await runLoad({ port, lists, durationS, positions: cursors.get(port) });
+  answered.set(port, (answered.get(port) ?? 0) + result.requests);
+  return result;
+};
 
 /** Jiffies per core (busy, total) from /proc/stat; empty without /proc. */
 function coreTicks() {
@@ -365,16 +407,21 @@ async function countClicksInDatabase() {
   return rows[0].n;
 }
 
-async function countCountedClicks(keys) {
+async function countCountedClicks(creatorIds) {
   const redis = new Redis(REDIS_URL);
   const { quotaCounterKey } = require('../dist/src/account/edge-keys');
   const { billingPeriodOf } = require('../dist/src/account/billing-period');
   const period = billingPeriodOf(Date.now()).id;
-  const values = await Promise.all(
-    keys.map(({ creatorId }) => redis.get(quotaCounterKey(creatorId, 'live', period))),
-  );
+  let counted = 0;
+  // A thousand counters per MGET: the large profile has 10,000 creators.
+  for (let start = 0; start < creatorIds.length; start += 1000) {
+    const keys = creatorIds
+      .slice(start, start + 1000)
+      .map((creatorId) => quotaCounterKey(creatorId, 'live', period));
+    for (const value of await redis.mget(keys)) counted += Number(value ?? 0);
+  }
   await redis.quit();
-  return values.reduce((sum, value) => sum + Number(value ?? 0), 0);
+  return counted;
 }
 
 const summarise = (result) => ({
@@ -386,24 +433,116 @@ const summarise = (result) => ({
   errors: result.errors,
 });
 
+const redactedDbUrl = DB_URL.replace(/:[^:@/]*@/, ':***@');
+
+/** The default profile: 200 creators and 1,000 links made through the API, visited evenly. */
+function defaultProfile() {
+  let keys = [];
+  return {
+    async prepare() {
+      console.log(`bench: resetting ${redactedDbUrl} and ${REDIS_URL}`);
+      await resetStores();
+      runCli(['db', 'migrate']);
+      runCli(['db', 'seed']);
+      keys = await seedCreators();
+    },
+    async afterStart() {
+      const linkIds = await createLinks(keys);
+      return {
+        creatorIds: keys.map(({ creatorId }) => creatorId),
+        linkCount: linkIds.length,
+        lists: buildRequestLists(
+          (n) => `/r/${linkIds[(n * 7919) % linkIds.length]}`,
+          REQUESTS_PER_CONNECTION,
+        ),
+        setup: {},
+      };
+    },
+  };
+}
+
+/** The million-link profile (large-profile.js): seeded in SQL, visited Zipf-distributed. */
+function largeBenchProfile() {
+  const profile = largeProfile({
+    env: process.env,
+    dbUrl: DB_URL,
+    tools: {
+      flushRedis,
+      resetStores,
+      runCli,
+      productUrls: PRODUCT_URLS,
+      ulid,
+      generateApiKey,
+      hashApiKey,
+      displayPrefixOf,
+    },
+  });
+  const { shape } = profile;
+  return {
+    async prepare() {
+      const { reused } = await profile.prepare();
+      console.log(
+        reused
+          ? `bench: ${redactedDbUrl} already holds ${shape.links} links of ${shape.creators} creators; clicks cleared, ${REDIS_URL} flushed`
+          : `bench: seeding ${shape.links} links of ${shape.creators} creators into ${redactedDbUrl} (reset, with ${REDIS_URL})`,
+      );
+    },
+    async afterStart() {
+      const { creatorIds, linkCount, seedSeconds } = await profile.afterStart(
+        `http://127.0.0.1:${PORT}`,
+      );
+      if (seedSeconds !== null) console.log(`bench: seeded in ${seedSeconds}s`);
+      const requests = CONNECTIONS * shape.requestsPerConnection;
+      console.log(`bench: building ${requests} visits, Zipf s=${shape.zipfExponent}`);
+      const sampler = zipfSampler(shape.links, shape.zipfExponent, 16);
+      return {
+        creatorIds,
+        linkCount,
+        lists: buildRequestLists(zipfLinkPaths(shape, sampler), shape.requestsPerConnection),
+        setup: {
+          zipfExponent: shape.zipfExponent,
+          visitsInLists: requests,
+          seededSeconds: seedSeconds ?? 'reused',
+        },
+      };
+    },
+  };
+}
+
+/** Whether anything listens on the port already (a stale server would be measured instead). */
+const isPortTaken = (port) =>
+  new Promise((resolve) => {
+    const socket = require('node:net').connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
 async function main() {
-  console.log(`bench: resetting ${DB_URL.replace(/:[^:@/]*@/, ':***@')} and ${REDIS_URL}`);
-  await resetStores();
-  runCli(['db', 'migrate']);
-  runCli(['db', 'seed']);
-  const keys = await seedCreators();
+  for (const port of [PORT, CEILING_PORT, ...(IS_LARGE ? [METRICS_PORT] : [])]) {
+    if (await isPortTaken(port)) {
+      throw new Error(`port ${port} is taken (another bench or a stale server?); set BENCH_PORT`);
+    }
+  }
+  const profile = IS_LARGE ? largeBenchProfile() : defaultProfile();
+  await profile.prepare();
   const service = startService();
   try {
     await waitForHealth(PORT);
-    const linkIds = await createLinks(keys);
-    const lists = buildRequestLists(linkIds);
-    console.log(`bench: ${keys.length} creators, ${linkIds.length} links; warming up ${WARMUP_S}s`);
+    const { creatorIds, linkCount, lists, setup } = await profile.afterStart();
+    console.log(
+      `bench: ${PROFILE} profile, ${creatorIds.length} creators, ${linkCount} links; warming up ${WARMUP_S}s`,
+    );
     const ceilingServer = startCeiling();
     await new Promise((resolve) => setTimeout(resolve, 500));
     // A ceiling that could not listen (a stale one on the port) would measure the wrong server.
     if (ceilingServer.exitCode !== null) {
       throw new Error(`the ceiling server exited (is port ${CEILING_PORT} taken?)`);
     }
+    const scrapeLookups = () => (IS_LARGE ? scrapeCacheLookups(METRICS_PORT) : null);
+    const lookupsAtStart = await scrapeLookups();
     await load(PORT, lists, WARMUP_S);
     await load(CEILING_PORT, lists, WARMUP_S);
     // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
@@ -417,19 +556,21 @@ async function main() {
       console.log(
         `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
       );
-      const countedBefore = await countCountedClicks(keys);
+      const countedBefore = await countCountedClicks(creatorIds);
+      const lookupsBefore = await scrapeLookups();
       const meter = clickCpuMeter(service);
       const redirectRound = await measured([service.serverPid], () =>
         load(PORT, lists, DURATION_S),
       );
       const stoppedAt = Date.now();
-      counted = await countCountedClicks(keys);
+      const lookupsAfter = await scrapeLookups();
+      counted = await countCountedClicks(creatorIds);
       inDatabase = await countClicksInDatabase();
       // Answers still in flight when the load stopped are counted a moment later: both
       // figures are read again until they agree.
       while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
         await new Promise((resolve) => setTimeout(resolve, 250));
-        counted = await countCountedClicks(keys);
+        counted = await countCountedClicks(creatorIds);
         inDatabase = await countClicksInDatabase();
       }
       settledMs = Math.max(settledMs, Date.now() - stoppedAt);
@@ -444,6 +585,7 @@ async function main() {
         ceiling: ceilingRound,
         cpuUsPerClick,
         ratio: redirectRound.requestsPerSecond / ceilingRound.requestsPerSecond,
+        cacheHitRates: IS_LARGE ? cacheHitRates(lookupsBefore, lookupsAfter) : undefined,
       });
     }
     ceilingServer.kill('SIGTERM');
@@ -452,6 +594,9 @@ async function main() {
         `no round completed: ${counted - inDatabase} counted clicks were not in PostgreSQL 10 s after the load stopped`,
       );
     }
+    // Read before the server goes: its peak resident set since it started, seeding included.
+    const serverPeakRssMiB = peakRssMiB(service.serverPid);
+    const lookupsAtEnd = await scrapeLookups();
     service.kill();
     const median = (values) =>
       [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -470,12 +615,14 @@ async function main() {
     const report = {
       measuredAt: new Date().toISOString(),
       machine: `${require('node:os').cpus().length} cores (${require('node:os').cpus()[0]?.model ?? 'unknown'}), ${Math.round(require('node:os').totalmem() / 2 ** 30)} GiB, node ${process.version}, pinned: ${hasTaskset}`,
+      profile: PROFILE,
       setup: {
-        creators: keys.length,
-        links: linkIds.length,
+        creators: creatorIds.length,
+        links: linkCount,
         connections: CONNECTIONS,
         durationSeconds: DURATION_S,
         clientAddresses: CLIENT_ADDRESSES,
+        ...setup,
       },
       redirect,
       ceiling,
@@ -499,7 +646,18 @@ async function main() {
           loadGenerator: r.redirect.loadGeneratorCpuUsPerRequest,
         },
         ceilingLoadGeneratorCpuUs: r.ceiling.loadGeneratorCpuUsPerRequest,
+        ...(IS_LARGE ? { cacheHitRates: r.cacheHitRates } : {}),
       })),
+      ...(IS_LARGE
+        ? {
+            // Share of lookups answered at each level, over the warm-up and every round.
+            cacheHitRates: cacheHitRates(lookupsAtStart, lookupsAtEnd),
+            // Past the lists' length the visits repeat, and the caches see a replay.
+            visitsSent: answered.get(PORT),
+            listsWrapped: answered.get(PORT) > lists.length * lists[0].length,
+            serverPeakRssMiB,
+          }
+        : {}),
       clicks: {
         counted,
         inDatabaseWithin10s: inDatabase,
@@ -507,19 +665,21 @@ async function main() {
         allPersisted: inDatabase === counted,
       },
       targets: {
-        ratioToCeilingAtLeast: 0.25,
-        p99MsAtMost: 10,
+        ratioToCeilingAtLeast: TARGETS.ratio,
+        p99MsAtMost: TARGETS.p99Ms,
         share302AtLeast: 0.99,
+        ...(IS_LARGE ? { serverPeakRssMiBAtMost: TARGETS.peakRssMiB } : {}),
         met:
-          median(rounds.map((r) => r.ratio)) >= 0.25 &&
-          redirect.latencyP99Ms <= 10 &&
+          median(rounds.map((r) => r.ratio)) >= TARGETS.ratio &&
+          redirect.latencyP99Ms <= TARGETS.p99Ms &&
           redirect.share302 >= 0.99 &&
-          inDatabase === counted,
+          inDatabase === counted &&
+          (!IS_LARGE || (serverPeakRssMiB !== null && serverPeakRssMiB <= TARGETS.peakRssMiB)),
       },
     };
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     fs.writeFileSync(
-      path.join(root, 'bench/results/latest.json'),
+      path.join(root, `bench/results/${IS_LARGE ? 'large-latest' : 'latest'}.json`),
       JSON.stringify(report, null, 2) + '\n',
     );
     console.log(JSON.stringify(report, null, 2));
