@@ -50,8 +50,15 @@ function parseAnswer(buffer) {
  * With `positions` (one index per connection), each connection starts where it stands and
  * leaves its next index there, so successive runs carry on through the lists instead of
  * repeating their start.
+ *
+ * Closed loop by default: each connection sends its next request when the last is answered,
+ * so the rate is whatever the server sustains (saturation). With `ratePerSecond`, open loop:
+ * requests leave on a fixed schedule, spread round-robin over the connections (pipelined on
+ * a connection whose last answer has not come yet), and each latency counts from the moment
+ * the schedule said the request should leave, so a server that falls behind shows its whole
+ * delay (no coordinated omission).
  */
-function runLoad({ port, lists, durationS, positions }) {
+function runLoad({ port, lists, durationS, positions, ratePerSecond }) {
   return new Promise((resolve) => {
     const latenciesUs = [];
     const statuses = new Map();
@@ -81,31 +88,38 @@ function runLoad({ port, lists, durationS, positions }) {
       });
     };
 
+    const isOpenLoop = ratePerSecond !== undefined;
     const sockets = [];
+    /** Per connection: enqueue(scheduledAt) sends its next request, to be answered in order. */
+    const connections = [];
     for (const [connection, list] of lists.entries()) {
       const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
       sockets.push(socket);
       let index = positions?.[connection] ?? 0;
-      let sentAt = 0n;
+      /** When each request awaiting its answer was (to be) sent, oldest first. */
+      const awaiting = [];
       let pending = Buffer.alloc(0);
-      const send = () => {
-        if (stopping) {
-          socket.end();
-          return;
-        }
-        sentAt = process.hrtime.bigint();
+      const sendAt = (scheduledAt) => {
+        awaiting.push(scheduledAt);
         socket.write(list[index]);
         index = (index + 1) % list.length;
       };
-      socket.on('connect', send);
+      const sendNext = () => {
+        if (stopping) socket.end();
+        else sendAt(process.hrtime.bigint());
+      };
+      connections.push({ enqueue: sendAt, isIdle: () => awaiting.length === 0, socket });
+      if (!isOpenLoop) socket.on('connect', sendNext);
       socket.on('data', (chunk) => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        const answer = parseAnswer(pending);
-        if (answer === null) return;
-        latenciesUs.push(Number(process.hrtime.bigint() - sentAt) / 1000);
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        pending = pending.subarray(answer.end);
-        send();
+        for (let answer = parseAnswer(pending); answer !== null; answer = parseAnswer(pending)) {
+          const now = process.hrtime.bigint();
+          latenciesUs.push(Number(now - awaiting.shift()) / 1000);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          pending = pending.subarray(answer.end);
+          if (!isOpenLoop) sendNext();
+          else if (stopping && awaiting.length === 0) socket.end();
+        }
       });
       socket.on('error', () => {
         errors++;
@@ -115,6 +129,29 @@ function runLoad({ port, lists, durationS, positions }) {
         open--;
         if (open === 0) finish();
       });
+    }
+    if (isOpenLoop) {
+      // One timer a millisecond sends what the schedule says is due by now: request k is due
+      // at start + k / rate. (A timer per request would cost the generator more than the run.)
+      const scheduleStart = process.hrtime.bigint();
+      const nsPerRequest = 1e9 / ratePerSecond;
+      let dispatched = 0;
+      const tick = () => {
+        if (stopping) {
+          // Connections still awaiting answers end when the last one comes (the data handler).
+          for (const { isIdle, socket } of connections) if (isIdle()) socket.end();
+          return;
+        }
+        const due = Math.floor(Number(process.hrtime.bigint() - scheduleStart) / nsPerRequest);
+        for (; dispatched < due; dispatched++) {
+          const scheduledAt = scheduleStart + BigInt(Math.round(dispatched * nsPerRequest));
+          connections[dispatched % connections.length].enqueue(scheduledAt);
+        }
+        setTimeout(tick, 1);
+      };
+      Promise.all(
+        sockets.map((socket) => new Promise((ready) => socket.once('connect', ready))),
+      ).then(tick);
     }
     setTimeout(() => {
       stopping = true;

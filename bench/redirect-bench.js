@@ -47,6 +47,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The large profile warms up longer: its caches start empty and fill from the visits.
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? (IS_LARGE ? 30 : 3));
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+// After the rounds, the redirect and the ceiling at this fixed request rate (open loop), for
+// the latency below saturation; 0 leaves it out.
+const FIXED_RATE = Number(process.env.BENCH_FIXED_RATE ?? 10_000);
 // Extra node flags for the server, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONNECTIONS = 50;
@@ -61,7 +64,9 @@ const CEILING_PORT = PORT + 1;
 /** The large profile scrapes the server's cache counters here (METRICS_PORT). */
 const METRICS_PORT = PORT + 2;
 /** Issue #16's targets for each profile (the RSS is the server's peak resident set, MiB). */
-const TARGETS = IS_LARGE ? { ratio: 0.2, p99Ms: 15, peakRssMiB: 512 } : { ratio: 0.25, p99Ms: 10 };
+const TARGETS = IS_LARGE
+  ? { ratio: 0.2, p99Ms: 15, p99MsAtFixedRate: 15, peakRssMiB: 512 }
+  : { ratio: 0.25, p99Ms: 10, p99MsAtFixedRate: 5 };
 const hasTaskset = (() => {
   try {
     execFileSync('taskset', ['-c', '0', 'true']);
@@ -362,9 +367,15 @@ function buildRequestLists(linkPathAt, requestsPerConnection) {
 const cursors = new Map();
 /** Answers received per port over every run: more than the lists hold means they wrapped. */
 const answered = new Map();
-const load = async (port, lists, durationS) => {
+const load = async (port, lists, durationS, ratePerSecond) => {
   if (IS_LARGE && !cursors.has(port)) cursors.set(port, new Array(lists.length).fill(0));
-  const result = await runLoad({ port, lists, durationS, positions: cursors.get(port) });
+  const result = await runLoad({
+    port,
+    lists,
+    durationS,
+    positions: cursors.get(port),
+    ratePerSecond,
+  });
   answered.set(port, (answered.get(port) ?? 0) + result.requests);
   return result;
 };
@@ -588,6 +599,29 @@ async function main() {
         cacheHitRates: IS_LARGE ? cacheHitRates(lookupsBefore, lookupsAfter) : undefined,
       });
     }
+    // Below saturation: both servers at the same fixed rate, latency counted from when each
+    // request was due (the generator's 1 ms schedule shows in both).
+    let fixedRate = null;
+    if (FIXED_RATE > 0 && rounds.length > 0) {
+      console.log(`bench: GET /r/:id, then the ceiling, at a fixed ${FIXED_RATE} requests/s`);
+      const atRate = async (port) => {
+        const result = await load(port, lists, DURATION_S, FIXED_RATE);
+        console.log(
+          `bench:   ${result.requestsPerSecond} req/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms`,
+        );
+        return {
+          requestsPerSecond: result.requestsPerSecond,
+          latencyP50Ms: result.latencyP50Ms,
+          latencyP99Ms: result.latencyP99Ms,
+          share302: result.requests === 0 ? 0 : result.status302 / result.requests,
+        };
+      };
+      fixedRate = {
+        requestsPerSecond: FIXED_RATE,
+        redirect: await atRate(PORT),
+        ceiling: await atRate(CEILING_PORT),
+      };
+    }
     ceilingServer.kill('SIGTERM');
     if (rounds.length === 0) {
       throw new Error(
@@ -658,6 +692,7 @@ async function main() {
             serverPeakRssMiB,
           }
         : {}),
+      fixedRate,
       clicks: {
         counted,
         inDatabaseWithin10s: inDatabase,
@@ -667,11 +702,13 @@ async function main() {
       targets: {
         ratioToCeilingAtLeast: TARGETS.ratio,
         p99MsAtMost: TARGETS.p99Ms,
+        ...(fixedRate === null ? {} : { p99MsAtFixedRateAtMost: TARGETS.p99MsAtFixedRate }),
         share302AtLeast: 0.99,
         ...(IS_LARGE ? { serverPeakRssMiBAtMost: TARGETS.peakRssMiB } : {}),
         met:
           median(rounds.map((r) => r.ratio)) >= TARGETS.ratio &&
           redirect.latencyP99Ms <= TARGETS.p99Ms &&
+          (fixedRate === null || fixedRate.redirect.latencyP99Ms <= TARGETS.p99MsAtFixedRate) &&
           redirect.share302 >= 0.99 &&
           inDatabase === counted &&
           (!IS_LARGE || (serverPeakRssMiB !== null && serverPeakRssMiB <= TARGETS.peakRssMiB)),
