@@ -19,7 +19,7 @@ const path = require('node:path');
 const { runLoad, serialiseRequest } = require('./load-generator');
 const { largeProfile, zipfLinkPaths } = require('./large-profile');
 const { zipfSampler } = require('./zipf');
-const { scrapeCacheLookups, cacheHitRates, peakRssMiB } = require('./server-probes');
+const { scrapeCacheLookups, cacheHitRates, scrapeMemory, peakRssMiB } = require('./server-probes');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
@@ -599,6 +599,11 @@ async function main() {
         cacheHitRates: IS_LARGE ? cacheHitRates(lookupsBefore, lookupsAfter) : undefined,
       });
     }
+    // Read after the rounds, before the fixed-rate run: a rate over what the server serves (the
+    // large profile's, cold) piles requests up in it, which its peak memory would show instead.
+    const serverPeakRssMiB = peakRssMiB(service.serverPid);
+    const lookupsAtEnd = await scrapeLookups();
+    const serverMemoryAtEnd = IS_LARGE ? await scrapeMemory(METRICS_PORT) : null;
     // Below saturation: both servers at the same fixed rate, latency counted from when each
     // request was due (the generator's 1 ms schedule shows in both).
     let fixedRate = null;
@@ -628,9 +633,8 @@ async function main() {
         `no round completed: ${counted - inDatabase} counted clicks were not in PostgreSQL 10 s after the load stopped`,
       );
     }
-    // Read before the server goes: its peak resident set since it started, seeding included.
-    const serverPeakRssMiB = peakRssMiB(service.serverPid);
-    const lookupsAtEnd = await scrapeLookups();
+    // And at the very end, before the server goes: the peak with the fixed-rate run.
+    const serverPeakRssWithFixedRateMiB = peakRssMiB(service.serverPid);
     service.kill();
     const median = (values) =>
       [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -684,12 +688,17 @@ async function main() {
       })),
       ...(IS_LARGE
         ? {
-            // Share of lookups answered at each level, over the warm-up and every round.
+            // Share of lookups answered at each level, over the warm-up and every round (not the
+            // fixed-rate run).
             cacheHitRates: cacheHitRates(lookupsAtStart, lookupsAtEnd),
             // Past the lists' length the visits repeat, and the caches see a replay.
             visitsSent: answered.get(PORT),
             listsWrapped: answered.get(PORT) > lists.length * lists[0].length,
+            // The server's peak resident set through the rounds (seeding and warm-up included),
+            // and where its memory stood then.
             serverPeakRssMiB,
+            serverMemoryAfterRoundsMiB: serverMemoryAtEnd,
+            ...(fixedRate === null ? {} : { serverPeakRssWithFixedRateMiB }),
           }
         : {}),
       fixedRate,

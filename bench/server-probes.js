@@ -7,12 +7,16 @@ const fs = require('node:fs');
 
 const LOOKUPS = /^linkpilot_edge_cache_lookups_total\{cache="(\w+)",source="(\w+)"\} (\d+)$/gm;
 
-/** Lookups so far by cache and source, e.g. { link_record: { memory: 9, redis: 0, ... } }. */
-async function scrapeCacheLookups(metricsPort) {
+async function scrapeMetrics(metricsPort) {
   const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
   if (!response.ok) throw new Error(`metrics scrape answered ${response.status}`);
+  return response.text();
+}
+
+/** Lookups so far by cache and source, e.g. { link_record: { memory: 9, redis: 0, ... } }. */
+async function scrapeCacheLookups(metricsPort) {
   const lookups = {};
-  for (const [, cache, source, count] of (await response.text()).matchAll(LOOKUPS)) {
+  for (const [, cache, source, count] of (await scrapeMetrics(metricsPort)).matchAll(LOOKUPS)) {
     lookups[cache] = { ...lookups[cache], [source]: Number(count) };
   }
   return lookups;
@@ -46,6 +50,24 @@ function cacheHitRates(before, after) {
   );
 }
 
+const MEMORY_GAUGES = {
+  residentMiB: 'linkpilot_process_resident_memory_bytes',
+  heapUsedMiB: 'linkpilot_nodejs_heap_size_used_bytes',
+  heapTotalMiB: 'linkpilot_nodejs_heap_size_total_bytes',
+  externalMiB: 'linkpilot_nodejs_external_memory_bytes',
+};
+
+/** Where the server's memory is now (MiB): resident, V8 heap used and reserved, external. */
+async function scrapeMemory(metricsPort) {
+  const text = await scrapeMetrics(metricsPort);
+  return Object.fromEntries(
+    Object.entries(MEMORY_GAUGES).map(([name, metric]) => {
+      const value = new RegExp(`^${metric} (\\S+)$`, 'm').exec(text)?.[1];
+      return [name, value === undefined ? null : Math.round(Number(value) / 2 ** 20)];
+    }),
+  );
+}
+
 /** The process's peak resident set (VmHWM) in MiB, null without /proc. */
 function peakRssMiB(pid) {
   try {
@@ -57,4 +79,4 @@ function peakRssMiB(pid) {
   }
 }
 
-module.exports = { scrapeCacheLookups, cacheHitRates, peakRssMiB };
+module.exports = { scrapeCacheLookups, cacheHitRates, scrapeMemory, peakRssMiB };
