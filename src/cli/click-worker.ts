@@ -48,10 +48,10 @@ export async function runClickWorker(
   config: AppConfig,
   run: ClickWorkerRun,
 ): Promise<{ written: number }> {
-  if (config.kv.url === null) {
+  if (config.kv.url === null && config.kv.cluster === null) {
     throw new AppError(
       ErrorCode.KV_ERROR,
-      'clicks consume needs REDIS_URL: without it the click stream lives inside the server process.',
+      'clicks consume needs REDIS_URL or REDIS_CLUSTER_NODES: without either the click stream lives inside the server process.',
     );
   }
   const database = await openDatabase(config.database);

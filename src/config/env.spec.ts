@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import * as path from 'node:path';
-import { ConfigError, loadConfig, redactUrl } from './env';
+import { ConfigError, loadConfig, redactUrl, RedisClusterConfig } from './env';
 
 type Env = Record<string, string | undefined>;
 
@@ -34,7 +34,7 @@ describe(loadConfig.name, () => {
     expect(config.database.url).toBeNull();
     expect(config.database.poolSize).toBe(10);
     expect(path.isAbsolute(config.database.dataDir)).toBe(true);
-    expect(config.kv.url).toBeNull();
+    expect(config.kv).toEqual({ url: null, cluster: null });
     expect(config.redirect).toEqual({
       redirectBaseUrl: 'http://localhost:3000',
       countryHeader: 'cf-ipcountry',
@@ -60,6 +60,9 @@ describe(loadConfig.name, () => {
     ['DATABASE_URL', 'not a url'],
     ['REDIS_URL', 'notaurl'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['REDIS_CLUSTER_NODES', 'cache-1:7000,http://cache-2:7000'],
+    ['REDIS_CLUSTER_NODES', 'redis://cache-1:7000/2'],
+    ['REDIS_CLUSTER_NODES', 'redis://:a@cache-1:7000,redis://:b@cache-2:7000'],
     ['TRUST_PROXY', 'banana'],
     ['TRUST_PROXY', 'loopback,banana'],
     ['LOG_LEVEL', 'loud'],
@@ -93,6 +96,49 @@ describe(loadConfig.name, () => {
     for (const name of Object.keys(env)) {
       expect(error.message).toContain(name);
     }
+  });
+
+  it.each<[string, RedisClusterConfig]>([
+    [
+      'cache-1:7000, cache-2:7001',
+      {
+        nodes: [
+          { host: 'cache-1', port: 7000 },
+          { host: 'cache-2', port: 7001 },
+        ],
+        username: null,
+        password: null,
+        tls: false,
+      },
+    ],
+    [
+      'rediss://app:p%40ss@10.0.0.1:7000,rediss://app:p%40ss@[::1]',
+      {
+        nodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: '::1', port: 6379 },
+        ],
+        username: 'app',
+        password: 'p@ss',
+        tls: true,
+      },
+    ],
+  ])('should read REDIS_CLUSTER_NODES=%j', (value, expected) => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: value }).kv).toEqual({
+      url: null,
+      cluster: expected,
+    });
+  });
+
+  it('should refuse REDIS_URL and REDIS_CLUSTER_NODES together', () => {
+    const error = configErrorOf({
+      REDIS_URL: 'redis://cache:6379',
+      REDIS_CLUSTER_NODES: 'cache-1:7000',
+    });
+
+    expect(error.problems).toEqual([
+      'Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both',
+    ]);
   });
 
   it.each<[string, string[]]>([
@@ -170,6 +216,9 @@ describe(loadConfig.name, () => {
     ['DATABASE_URL', 'postgres://admin:hunter2@db internal/app'],
     ['REDIS_URL', 'redis://:hunter2@cache:notaport/0'],
     ['REDIS_URL', 'http://default:hunter2@cache:6379'],
+    ['REDIS_CLUSTER_NODES', 'redis://:hunter2@cache:7000/5'],
+    ['REDIS_CLUSTER_NODES', ':hunter2@cache:notaport'],
+    ['REDIS_CLUSTER_NODES', 'redis://:hunter2@a:7000,redis://:other@b:7000'],
   ])('should never put the password in the error message when %s is %j', (name, value) => {
     const error = configErrorOf({ [name]: value });
 

@@ -40,9 +40,22 @@ export interface DatabaseConfig {
   connectTimeoutMs: number;
 }
 
+/**
+ * A Redis Cluster (REDIS_CLUSTER_NODES): the client learns the whole cluster from any seed
+ * node that answers. Every node takes the same credentials and scheme.
+ */
+export interface RedisClusterConfig {
+  nodes: { host: string; port: number }[];
+  username: string | null;
+  password: string | null;
+  tls: boolean;
+}
+
 export interface KvConfig {
-  /** Unset: the in-process store. */
+  /** REDIS_URL: one Redis server. */
   url: string | null;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster. Neither set: the in-process store. */
+  cluster: RedisClusterConfig | null;
 }
 
 export interface RedirectConfig {
@@ -138,6 +151,7 @@ export const ENV_VARIABLES = [
   'DATABASE_STATEMENT_TIMEOUT_MS',
   'DATABASE_CONNECT_TIMEOUT_MS',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'DATA_DIR',
   'REDIRECT_BASE_URL',
   'TRUST_PROXY',
@@ -276,6 +290,64 @@ function parseTrustProxy(reader: EnvReader): string[] {
   return entries;
 }
 
+const REDIS_PROTOCOLS = ['redis:', 'rediss:'];
+
+function parseKvConfig(reader: EnvReader): KvConfig {
+  const url = reader.url('REDIS_URL', null, REDIS_PROTOCOLS);
+  const cluster = parseRedisClusterNodes(reader);
+  if (url !== null && cluster !== null) {
+    reader.problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both');
+  }
+  return { url, cluster };
+}
+
+/**
+ * REDIS_CLUSTER_NODES: seed nodes, comma-separated, each `host:port` or
+ * `redis[s]://[user:password@]host:port`. Credentials and scheme must agree across entries
+ * (ioredis gives every node one set), and there is no database number: a cluster has only 0.
+ */
+function parseRedisClusterNodes(reader: EnvReader): RedisClusterConfig | null {
+  const entries = reader.list('REDIS_CLUSTER_NODES', []);
+  if (entries.length === 0) return null;
+  const seeds: ClusterSeed[] = [];
+  for (const entry of entries) {
+    const withScheme = entry.includes('://') ? entry : `redis://${entry}`;
+    const seed = parseClusterSeed(withScheme);
+    if (seed === null) {
+      reader.problems.push(
+        `REDIS_CLUSTER_NODES entries must be host:port or redis[s]://[user:password@]host:port, without a database (got "${redactUrl(withScheme)}")`,
+      );
+    } else seeds.push(seed);
+  }
+  if (seeds.length === 0) return null;
+  const [{ username, password, tls }] = seeds;
+  if (seeds.some((s) => s.username !== username || s.password !== password || s.tls !== tls)) {
+    reader.problems.push('REDIS_CLUSTER_NODES entries must share one user, password and scheme');
+  }
+  return { nodes: seeds.map(({ host, port }) => ({ host, port })), username, password, tls };
+}
+
+type ClusterSeed = RedisClusterConfig['nodes'][number] & Omit<RedisClusterConfig, 'nodes'>;
+
+function parseClusterSeed(raw: string): ClusterSeed | null {
+  try {
+    const url = new URL(raw);
+    const hasDatabase = url.pathname !== '' && url.pathname !== '/' && url.pathname !== '/0';
+    if (!REDIS_PROTOCOLS.includes(url.protocol) || url.hostname === '' || hasDatabase) return null;
+    return {
+      // An IPv6 literal comes bracketed in a URL, and bare to the client.
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: url.port === '' ? 6379 : Number(url.port),
+      username: url.username === '' ? null : decodeURIComponent(url.username),
+      password: url.password === '' ? null : decodeURIComponent(url.password),
+      tls: url.protocol === 'rediss:',
+    };
+  } catch {
+    // Not a URL, or a stray % in its credentials.
+    return null;
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
@@ -301,7 +373,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
     },
-    kv: { url: reader.url('REDIS_URL', null, ['redis:', 'rediss:']) },
+    kv: parseKvConfig(reader),
     redirect: {
       redirectBaseUrl: (
         reader.url('REDIRECT_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) ?? ''

@@ -1,41 +1,62 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { configToken } from '../config/config.module';
 import { KvConfig, redactUrl } from '../config/env';
 import { KvStore } from './kv-store';
 import { MemoryKvStore } from './memory-kv-store';
+import {
+  createRedisClient,
+  createRedisCluster,
+  describeCluster,
+  isClusterNode,
+  RedisClient,
+} from './redis-client';
 import { RedisKvStore } from './redis-kv-store';
 
 const CONNECT_WAIT_MS = 2000;
 
 /**
- * A Redis client that fails fast instead of queueing while disconnected, so a Redis outage
- * shows as errors (and a degraded health, and the in-process fallbacks) rather than requests
- * hanging. It reconnects by itself, backing off from 200 ms to 2 s between attempts.
+ * Waits briefly for the first connection; boot goes on without it (the store's connection
+ * monitor has logged why, and health says so). True when it connected.
  */
-export function createRedisClient(url: string): Redis {
-  return new Redis(url, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    // No auto-pipelining: the hot command, the click admission, shares one socket write per
-    // event-loop turn without it (see TurnWriteBatch for why).
+async function waitForReady(redis: RedisClient): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), CONNECT_WAIT_MS);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
   });
 }
 
 /**
- * Waits briefly for the first connection; boot goes on without it (the store's connection
- * monitor has logged why, and health says so).
+ * REDIS_CLUSTER_NODES: a Redis Cluster. REDIS_URL: one Redis, which must not be a cluster
+ * node (checked when it answers at boot). Neither: the in-process store.
  */
-async function waitForReady(redis: Redis): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, CONNECT_WAIT_MS);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
+export async function openKvStore(config: KvConfig, logger: Logger): Promise<KvStore> {
+  if (config.cluster !== null) {
+    const cluster = createRedisCluster(config.cluster);
+    // Built before the first connection attempt can fail, so its listeners see it.
+    const store = new RedisKvStore(cluster, {
+      log: logger,
+      server: describeCluster(config.cluster),
     });
-  });
+    await waitForReady(cluster);
+    return store;
+  }
+  if (config.url !== null) {
+    const redis = createRedisClient(config.url);
+    const server = redactUrl(config.url);
+    const store = new RedisKvStore(redis, { log: logger, server });
+    if ((await waitForReady(redis)) && (await isClusterNode(redis).catch(() => false))) {
+      await store.close();
+      throw new Error(
+        `REDIS_URL (${server}) is a Redis Cluster node: set REDIS_CLUSTER_NODES to its nodes instead`,
+      );
+    }
+    return store;
+  }
+  logger.log('No Redis configured: using the in-process store (single node, not durable)');
+  return new MemoryKvStore();
 }
 
 @Global()
@@ -44,18 +65,8 @@ async function waitForReady(redis: Redis): Promise<void> {
     {
       provide: KvStore,
       inject: [configToken('kv')],
-      useFactory: async (config: KvConfig): Promise<KvStore> => {
-        const logger = new Logger('KvStore');
-        if (config.url === null) {
-          logger.log('REDIS_URL unset: using the in-process store (single node, not durable)');
-          return new MemoryKvStore();
-        }
-        const redis = createRedisClient(config.url);
-        // Built before the first connection attempt can fail, so its listeners see it.
-        const store = new RedisKvStore(redis, { log: logger, server: redactUrl(config.url) });
-        await waitForReady(redis);
-        return store;
-      },
+      useFactory: (config: KvConfig): Promise<KvStore> =>
+        openKvStore(config, new Logger('KvStore')),
     },
   ],
   exports: [KvStore],

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis-client';
 
 /** Where the two lines of an outage go: a Nest `Logger` fits, and so does a test recorder. */
 export interface ConnectionLog {
@@ -14,6 +14,10 @@ type ConnectionState = 'connecting' | 'up' | 'down';
  * it was out). ioredis reconnects by itself with the client's `retryStrategy` backoff and emits
  * `error` on every failed attempt: listening here is what keeps those from ever surfacing as
  * "Unhandled error event", and they are otherwise silent, part of the outage already reported.
+ * A Redis Cluster client emits the same three for the cluster as a whole (down when no node
+ * answers). One master lost while the others answer is no outage here: the commands of its
+ * slots fail (its clicks are admitted in-process and spooled, and the spool's replay retries
+ * every few seconds) until a replica takes its slots over, which ioredis follows.
  */
 export class RedisConnectionMonitor {
   private state: ConnectionState = 'connecting';
@@ -22,7 +26,7 @@ export class RedisConnectionMonitor {
   private readonly reachableAgainListeners: (() => void)[] = [];
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly logger: ConnectionLog,
     /** The server as it may be logged (no password). */
     private readonly server: string,

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { KvScript, ScriptArg } from './kv-script';
 import { KvStore, StreamEntry } from './kv-store';
+import type { RedisClient } from './redis-client';
 import { ConnectionLog, RedisConnectionMonitor } from './redis-connection-monitor';
 import { TurnWriteBatch } from './turn-write-batch';
 
@@ -11,17 +12,31 @@ import { TurnWriteBatch } from './turn-write-batch';
  * with Array.prototype.flat, which on Node 20 costs about 0.3 µs per argument: with the click
  * admission's twenty-one arguments, the largest single cost of a click inside ioredis (about
  * 3 µs). The arguments are set after construction and stringified as the constructor would.
+ *
+ * A Redis Cluster sends a command to the node of its first key's hash slot, which ioredis
+ * reads from the arguments when it routes (after construction, so it sees these), by its
+ * table of where each command keeps its keys: EVALSHA's and EVAL's are after the key count.
+ * XGROUP and XINFO put a subcommand before the key, which that table does not know, so they
+ * are given their key (`routingKey`) instead of landing on any node and following a MOVED.
  */
 class FlatArgsCommand extends Redis.Command {
-  constructor(name: string, args: ScriptArg[]) {
+  constructor(
+    name: string,
+    args: ScriptArg[],
+    private readonly routingKey: string | null = null,
+  ) {
     super(name, [], { replyEncoding: 'utf8' });
     this.args = args;
     this.stringifyArguments();
   }
+
+  override getKeys(): (string | Buffer)[] {
+    return this.routingKey === null ? super.getKeys() : [this.routingKey];
+  }
 }
 
 export class RedisKvStore extends KvStore {
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   /** Scripts are the hot commands (the click admission is the redirect's one round trip). */
   private readonly scriptWrites: TurnWriteBatch;
   /** Each script's SHA-1, by name (the name guards against two scripts sharing one). */
@@ -30,9 +45,9 @@ export class RedisKvStore extends KvStore {
   /** The connection's state, from its events; it reports each outage in two lines. */
   private readonly connection: RedisConnectionMonitor;
 
-  /** `server`: how the logs name the server (never with its password). */
+  /** `redis`: one server or a cluster. `server`: how the logs name it (never with its password). */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     {
       log = new Logger('KvStore'),
       server = 'redis',
@@ -60,7 +75,8 @@ export class RedisKvStore extends KvStore {
   /**
    * EVALSHA, and EVAL when Redis answers NOSCRIPT (a restarted or flushed Redis), which
    * caches the script again. Not `async`, and sent as one flat argument list: this is the
-   * redirect's one round trip per click.
+   * redirect's one round trip per click. On a cluster both go to the node of the keys' slot,
+   * so each node caches the scripts it is sent on its first NOSCRIPT.
    */
   runScript<Reply>(
     script: KvScript<Reply>,
@@ -78,8 +94,12 @@ export class RedisKvStore extends KvStore {
     });
   }
 
-  private send<Reply>(name: string, args: ScriptArg[]): Promise<Reply> {
-    const command = new FlatArgsCommand(name, args);
+  private send<Reply>(
+    name: string,
+    args: ScriptArg[],
+    routingKey: string | null = null,
+  ): Promise<Reply> {
+    const command = new FlatArgsCommand(name, args, routingKey);
     void this.redis.sendCommand(command);
     return command.promise as Promise<Reply>;
   }
@@ -127,11 +147,26 @@ export class RedisKvStore extends KvStore {
     // A subscribed connection can do nothing else, so invalidations get their own.
     // ioredis subscribes again by itself after a reconnect (`autoResubscribe`). Its errors are
     // the main connection's outage, reported there: listened to so none is ever unhandled.
-    this.subscriber ??= this.redis.duplicate({ enableOfflineQueue: true }).on('error', () => {});
+    this.subscriber ??= this.duplicateWithOfflineQueue().on('error', () => {});
     this.subscriber.on('message', (received: string, message: string) => {
       if (received === channel) onMessage(message);
     });
-    await this.subscriber.subscribe(channel);
+    const subscribed = this.subscriber.subscribe(channel);
+    // A single server's client gives up on a queued command after its retry; a cluster's
+    // keeps it until the cluster is reachable, so boot is not held for it: past the wait the
+    // caller hears why, and the subscription is made when the cluster answers.
+    if (this.subscriber instanceof Cluster) await untilDeadline(subscribed, SUBSCRIBE_WAIT_MS);
+    else await subscribed;
+  }
+
+  /**
+   * A cluster's PUBLISH reaches the subscribers of every node, so a duplicate cluster client
+   * subscribes through one node of its choice (and another if that node is lost).
+   */
+  private duplicateWithOfflineQueue(): RedisClient {
+    return this.redis instanceof Cluster
+      ? this.redis.duplicate([], { enableOfflineQueue: true })
+      : this.redis.duplicate({ enableOfflineQueue: true });
   }
 
   async appendToStream(stream: string, payload: string): Promise<string> {
@@ -147,7 +182,7 @@ export class RedisKvStore extends KvStore {
 
   async ensureStreamGroup(stream: string, group: string): Promise<void> {
     try {
-      await this.redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+      await this.send('xgroup', ['CREATE', stream, group, '0', 'MKSTREAM'], stream);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes('BUSYGROUP')) throw error;
     }
@@ -201,7 +236,8 @@ export class RedisKvStore extends KvStore {
   async ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.redis.xack(stream, group, ...ids);
-    const lastDelivered = lastDeliveredIdOf(await this.redis.xinfo('GROUPS', stream), group);
+    const groups = await this.send<unknown>('xinfo', ['GROUPS', stream], stream);
+    const lastDelivered = lastDeliveredIdOf(groups, group);
     const [pendingCount, oldestPending] = (await this.redis.xpending(stream, group)) as [
       number,
       string | null,
@@ -216,6 +252,24 @@ export class RedisKvStore extends KvStore {
     this.connection.stop();
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** How long boot waits for a cluster subscription (the first connection's wait, kv.module.ts). */
+const SUBSCRIBE_WAIT_MS = 2000;
+
+async function untilDeadline(pending: Promise<unknown>, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('Redis Cluster not reachable yet: subscribing once it is')),
+      waitMs,
+    );
+  });
+  try {
+    await Promise.race([pending, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -16,7 +16,22 @@ describe(isKvUnavailable.name, () => {
       named('MaxRetriesPerRequestError', 'Reached the max retries per request limit'),
       true,
     ],
+    [
+      'a cluster command while no node answers',
+      new Error("Cluster isn't ready and enableOfflineQueue options is false"),
+      true,
+    ],
+    [
+      'a cluster command out of retries',
+      new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'),
+      true,
+    ],
     ['a script error', new Error('ERR Error running script'), false],
+    [
+      'keys of two hash slots in one call',
+      new Error("CROSSSLOT Keys in request don't hash to the same slot"),
+      false,
+    ],
     ['a database error', new Error('Connection terminated unexpectedly'), false],
     ['a plain bug', new TypeError('x is undefined'), false],
     ['not an error', "Stream isn't writeable", false],

@@ -25,5 +25,7 @@ export function isKvUnavailable(error: unknown): boolean {
 }
 
 // ioredis: a command while disconnected with the offline queue off, and one in flight when
-// the connection dropped.
-const UNAVAILABLE_MESSAGES = /^Stream isn't writeable|^Connection is closed/;
+// the connection dropped; on a Redis Cluster, a command while no node answers, and one still
+// failing after its retries (a node lost, its slots not yet taken over).
+const UNAVAILABLE_MESSAGES =
+  /^Stream isn't writeable|^Connection is closed|^Cluster isn't ready|^None of startup nodes|^Too many Cluster redirections/;
