@@ -79,13 +79,18 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
         'linkpilot_http_request_duration_seconds_count{method="GET",route="/v1/account"}',
       ),
     ).toBe(60);
-    // The first click read the new link and its creator from PostgreSQL, the second from memory;
-    // the unknown id is not one a link can have, so no cache was asked.
+    // The first click read the new link and its creator from PostgreSQL; the unknown id is not
+    // one a link can have, so no cache was asked. The second click finds the link in memory,
+    // unless the new link's first probe (running meanwhile) changed it and evicted it: then it
+    // is read again from Redis or PostgreSQL. Either way, two lookups, one per click.
     const lookups = (cache: string, source: string) =>
-      sample(text, `linkpilot_edge_cache_lookups_total{cache="${cache}",source="${source}"}`);
-    expect(lookups('link_record', 'memory')).toBe(1);
-    expect(lookups('link_record', 'redis')).toBe(0);
-    expect(lookups('link_record', 'database')).toBe(1);
+      sample(text, `linkpilot_edge_cache_lookups_total{cache="${cache}",source="${source}"}`) ?? 0;
+    expect(lookups('link_record', 'database')).toBeGreaterThanOrEqual(1);
+    expect(
+      lookups('link_record', 'memory') +
+        lookups('link_record', 'redis') +
+        lookups('link_record', 'database'),
+    ).toBe(2);
     expect(lookups('creator_profile', 'memory')).toBe(1);
     expect(lookups('creator_profile', 'database')).toBe(1);
     expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="api"}')).toBe(1);
