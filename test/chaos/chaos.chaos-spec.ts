@@ -344,6 +344,8 @@ describe('npm run chaos', () => {
       let duplicated = 0;
       let storedTotal = 0;
       let quotaMismatches = 0;
+      /** For each creator whose counter is off: by how much, and which way. */
+      const quotaCounterMinusStored: number[] = [];
       for (const { creatorId } of creators) {
         const redirects = tally.redirectsByCreator.get(creatorId) ?? 0;
         const { clicks, records } = stored.get(creatorId) ?? { clicks: 0, records: 0 };
@@ -351,7 +353,10 @@ describe('npm run chaos', () => {
         lost += Math.max(0, redirects - clicks);
         duplicated += Math.max(0, clicks - redirects) + (clicks - records);
         const counter = Number((await admin.get(quotaCounterKey(creatorId, 'live', period))) ?? 0);
-        if (counter !== clicks) quotaMismatches++;
+        if (counter !== clicks) {
+          quotaMismatches++;
+          quotaCounterMinusStored.push(counter - clicks);
+        }
       }
       const figures = {
         measuredAt: new Date().toISOString(),
@@ -367,6 +372,7 @@ describe('npm run chaos', () => {
         lost,
         duplicated,
         quotaCountersNotEqualToStored: quotaMismatches,
+        quotaCounterMinusStored,
         slowestRequestMs: Math.round(tally.slowestMs),
         settleMs,
         targets: TARGETS,
