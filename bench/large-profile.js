@@ -32,20 +32,8 @@ const SEED_CONNECTIONS = 2;
  * window; every click still runs both windows, the quota and the bot rules.
  */
 const BENCH_ENTERPRISE_CLICKS_PER_MINUTE = 100_000_000;
-const NETWORKS = [
-  'awin',
-  'cj',
-  'impact',
-  'partnerize',
-  'cuelinks',
-  'rakuten_affiliate',
-  'involve_asia',
-  'amazon_associates',
-  'flipkart_affiliate',
-  'noon_affiliates',
-  'jumia_kol',
-  'takealot_affiliates',
-];
+// The service's own list, from its build (the bench runs against dist/ anyway).
+const { NETWORK_IDS: NETWORKS } = require('../dist/src/networks/network-ids');
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** `value` in Crockford base 32, `length` characters, most significant first. */

@@ -26,6 +26,7 @@ const Redis = require('ioredis');
 require('../bin/ensure-built').ensureBuilt();
 const root = path.resolve(__dirname, '..');
 const { generateApiKey, hashApiKey, displayPrefixOf } = require('../dist/src/auth/api-key-format');
+const { NETWORK_IDS } = require('../dist/src/networks/network-ids');
 const { ulid } = require('ulid');
 
 const PROFILE = (() => {
@@ -143,11 +144,6 @@ async function seedCreators() {
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
   const keys = [];
-  const networks = (
-    await db.query(
-      `SELECT DISTINCT unnest(ARRAY['awin','cj','impact','partnerize','cuelinks','rakuten_affiliate','involve_asia','amazon_associates','flipkart_affiliate','noon_affiliates','jumia_kol','takealot_affiliates']) AS id`,
-    )
-  ).rows.map((r) => r.id);
   for (let i = 0; i < CREATORS; i++) {
     const creatorId = ulid();
     const apiKey = generateApiKey('live');
@@ -159,7 +155,7 @@ async function seedCreators() {
       `INSERT INTO api_keys (id, creator_id, key_hash, display_prefix, environment) VALUES ($1, $2, $3, $4, 'live')`,
       [ulid(), creatorId, hashApiKey(apiKey), displayPrefixOf(apiKey)],
     );
-    for (const network of networks) {
+    for (const network of NETWORK_IDS) {
       await db.query(
         `INSERT INTO network_accounts (creator_id, network_id, affiliate_id) VALUES ($1, $2, $3)`,
         [creatorId, network, `bench${i}`],

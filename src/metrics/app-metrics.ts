@@ -71,46 +71,62 @@ export class AppMetrics {
     const redirectCounts = this.redirectCounts;
     const apiRateLimitRefusals = this.apiRateLimitRefusals;
     const edgeCacheLookups = this.edgeCacheLookups;
-    new Counter({
-      name: 'linkpilot_redirects_total',
-      help: 'Answers of GET /r/:linkId by outcome and HTTP status',
-      labelNames: ['outcome', 'status'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [kind, status] of REDIRECT_ANSWERS) {
-          this.inc({ outcome: kind, status: String(status) }, redirectCounts[kind]);
-        }
-      },
-    });
-    new Counter({
-      name: 'linkpilot_rate_limit_refusals_total',
-      help: 'Requests refused with 429: api (key rate limits and the failed-authentication brake) or edge (click windows)',
-      labelNames: ['scope'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc({ scope: 'api' }, apiRateLimitRefusals.count);
-        this.inc({ scope: 'edge' }, redirectCounts.too_many_requests);
-      },
-    });
-    new Counter({
-      name: 'linkpilot_edge_cache_lookups_total',
-      help: "Lookups of the edge's link records and creator profiles by where the answer was found: memory (in process), redis or database",
-      labelNames: ['cache', 'source'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [cache, sources] of Object.entries(EDGE_CACHE_SOURCES)) {
-          for (const source of sources) {
-            this.inc({ cache, source }, edgeCacheLookups[cache as EdgeCache][source]);
-          }
-        }
-      },
-    });
+    this.countedAtScrape(
+      'linkpilot_redirects_total',
+      'Answers of GET /r/:linkId by outcome and HTTP status',
+      ['outcome', 'status'],
+      () =>
+        REDIRECT_ANSWERS.map(([kind, status]) => [
+          { outcome: kind, status: String(status) },
+          redirectCounts[kind],
+        ]),
+    );
+    this.countedAtScrape(
+      'linkpilot_rate_limit_refusals_total',
+      'Requests refused with 429: api (key rate limits and the failed-authentication brake) or edge (click windows)',
+      ['scope'],
+      () => [
+        [{ scope: 'api' }, apiRateLimitRefusals.count],
+        [{ scope: 'edge' }, redirectCounts.too_many_requests],
+      ],
+    );
+    this.countedAtScrape(
+      'linkpilot_edge_cache_lookups_total',
+      "Lookups of the edge's link records and creator profiles by where the answer was found: memory (in process), redis or database",
+      ['cache', 'source'],
+      () =>
+        Object.entries(EDGE_CACHE_SOURCES).flatMap(([cache, sources]) =>
+          sources.map((source): [Record<string, string>, number] => [
+            { cache, source },
+            edgeCacheLookups[cache as EdgeCache][source],
+          ]),
+        ),
+    );
     if (options.collectProcessMetrics) {
       collectDefaultMetrics({ register: this.registry, prefix: 'linkpilot_' });
     }
+  }
+
+  /**
+   * A counter kept as plain numbers on the hot path and turned into samples only when
+   * scraped: `samples` reads the numbers (labels and value per series) at each scrape.
+   */
+  private countedAtScrape(
+    name: string,
+    help: string,
+    labelNames: string[],
+    samples: () => [Record<string, string>, number][],
+  ): void {
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [labels, value] of samples()) this.inc(labels, value);
+      },
+    });
   }
 
   /** On every click: one increment of a number, nothing allocated. */
