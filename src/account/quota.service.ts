@@ -11,6 +11,7 @@ import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { EventOutboxService } from '../events/event-outbox.service';
 import { USAGE_WARNING_PERCENTS } from '../events/event-types';
 import { KvStore } from '../kv/kv-store';
+import { AppMetrics } from '../metrics/app-metrics';
 import { billingPeriodOf } from './billing-period';
 import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
@@ -67,6 +68,7 @@ export class QuotaService {
     private readonly clickCounts: ClickCountsService,
     private readonly events: EventOutboxService,
     private readonly outage: ClickOutageAdmission,
+    private readonly metrics: AppMetrics,
     clock: Clock,
   ) {
     this.storeWarnings = new ThrottledLogger('Quota', STORE_WARNING_INTERVAL_MS, clock);
@@ -188,11 +190,15 @@ export class QuotaService {
     }
   }
 
-  private runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {
-    return this.store.runScript(
+  private async runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {
+    const sentAtMs = performance.now();
+    const answer = await this.store.runScript<[AdmissionVerdict, number]>(
       CLICK_ADMISSION_SCRIPT,
       clickAdmissionKeys(request),
       clickAdmissionArgs(request),
     );
+    // Only answered calls: a refused or cut call goes to the outage path, timed by nothing.
+    this.metrics.observeAdmissionRoundTrip(sentAtMs);
+    return answer;
   }
 }

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import type { KeyEnvironment } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
-import type { ExcludedHitReason } from './excluded-hits';
+import { AppMetrics } from '../metrics/app-metrics';
+import { EXCLUDED_HIT_REASONS, type ExcludedHitReason } from './excluded-hits';
 import { clickDayOf } from './unique-visitors';
 
 /** Counters are written in batches this often (and when the process stops). */
@@ -47,12 +48,21 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly warnings: ThrottledLogger;
+  /** Since the process started, by reason: GET /metrics's linkpilot_excluded_hits_total. */
+  private readonly hitsByReason: Record<ExcludedHitReason, number>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    metrics: AppMetrics,
     clock: Clock,
   ) {
     this.warnings = new ThrottledLogger('ExcludedHits', 10_000, clock);
+    this.hitsByReason = metrics.plainCounter(
+      'linkpilot_excluded_hits_total',
+      'Hits on /r/ served without counting a click, by excluded-hit ledger reason',
+      'reason',
+      EXCLUDED_HIT_REASONS,
+    );
   }
 
   onModuleInit(): void {
@@ -66,6 +76,7 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
   }
 
   record(hit: ExcludedHit): void {
+    this.hitsByReason[hit.reason]++;
     const day = clickDayOf(hit.nowMs);
     const key = `${hit.linkId}|${day}|${hit.reason}`;
     const counter = this.pending.get(key);

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PlainHistogram } from './plain-histogram';
 
 /** What the edge answered (EdgeAnswer's kinds) and with which status. */
 export const REDIRECT_ANSWERS = [
@@ -41,6 +42,18 @@ export class AppMetrics {
     internal_error: 0,
   };
   private readonly apiRateLimitRefusals = { count: 0 };
+  /** From a click's arrival at either front to its answer written (seconds). */
+  private readonly redirectLatency = new PlainHistogram(
+    'linkpilot_redirect_duration_seconds',
+    'Time from a request to /r/ reaching its front to its answer written, every outcome',
+    [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
+  /** One admission script call, from sent to answered (seconds). */
+  private readonly admissionRoundTrip = new PlainHistogram(
+    'linkpilot_click_admission_round_trip_seconds',
+    "Time from a click's admission script sent to Redis to its answer (event-loop waits included)",
+    [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+  );
   /** Lookups per edge cache and source, plain numbers like the clicks. */
   private readonly edgeCacheLookups: Record<EdgeCache, Record<string, number>> = {
     link_record: { memory: 0, redis: 0, database: 0 },
@@ -71,6 +84,8 @@ export class AppMetrics {
     const redirectCounts = this.redirectCounts;
     const apiRateLimitRefusals = this.apiRateLimitRefusals;
     const edgeCacheLookups = this.edgeCacheLookups;
+    this.redirectLatency.registerIn(this.registry);
+    this.admissionRoundTrip.registerIn(this.registry);
     this.countedAtScrape(
       'linkpilot_redirects_total',
       'Answers of GET /r/:linkId by outcome and HTTP status',
@@ -129,14 +144,41 @@ export class AppMetrics {
     });
   }
 
-  /** On every click: one increment of a number, nothing allocated. */
-  countRedirect(kind: RedirectAnswerKind): void {
+  /**
+   * On every answer of /r/: one increment and one bucket scan, nothing allocated.
+   * `elapsedMs`: from the request reaching its front to its answer written.
+   */
+  countRedirect(kind: RedirectAnswerKind, elapsedMs: number): void {
     this.redirectCounts[kind]++;
+    this.redirectLatency.observe(elapsedMs / 1000);
+  }
+
+  /** `startedAtMs`: `performance.now()` when the admission script was sent. */
+  observeAdmissionRoundTrip(startedAtMs: number): void {
+    this.admissionRoundTrip.observe((performance.now() - startedAtMs) / 1000);
   }
 
   /** On every lookup of an edge cache: one increment of a number, nothing allocated. */
   countEdgeCacheLookup<C extends EdgeCache>(cache: C, source: EdgeCacheSource<C>): void {
     this.edgeCacheLookups[cache][source]++;
+  }
+
+  /**
+   * A counter with one label whose values the caller knows up front (every series is shown
+   * from the start, at 0), kept as plain numbers: the caller increments the returned record's
+   * entries on its hot path (one increment, no label hashing), and a scrape reads them.
+   */
+  plainCounter<V extends string>(
+    name: string,
+    help: string,
+    labelName: string,
+    labelValues: readonly V[],
+  ): Record<V, number> {
+    const counts = Object.fromEntries(labelValues.map((value) => [value, 0])) as Record<V, number>;
+    this.countedAtScrape(name, help, [labelName], () =>
+      labelValues.map((value) => [{ [labelName]: value }, counts[value]]),
+    );
+    return counts;
   }
 
   observeApiRequest(method: string, route: string, status: number, seconds: number): void {

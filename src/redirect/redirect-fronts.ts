@@ -95,7 +95,7 @@ export class RedirectFronts {
               ? this.answerFailure(error, `${request.method} /r/`, String(request.id))
               : NOT_FOUND;
           const rendered = renderEdgeAnswer(answer, String(request.id));
-          this.options.metrics.countRedirect(answer.kind);
+          this.options.metrics.countRedirect(answer.kind, reply.elapsedTime);
           void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
         },
       },
@@ -104,7 +104,7 @@ export class RedirectFronts {
           this.edgeRequest(request.params.linkId, request.raw, request.ip),
         );
         const rendered = renderEdgeAnswer(answer, String(request.id));
-        this.options.metrics.countRedirect(answer.kind);
+        this.options.metrics.countRedirect(answer.kind, reply.elapsedTime);
         return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
       },
     );
@@ -142,17 +142,19 @@ export class RedirectFronts {
     request: IncomingMessage,
     response: ServerResponse,
   ): void {
+    const startedAtMs = performance.now();
     const requestId = newUlid();
+    const metrics = this.options.metrics;
     const fail = (error: unknown): void => {
       const answer = this.answerFailure(error, `${request.method} /r/${linkId}`, requestId);
-      writeSafely(response, answer, requestId, this.logger, this.options.metrics);
+      writeSafely(response, answer, requestId, this.logger, metrics, startedAtMs);
     };
     try {
       const clientIp = proxyaddr(request, this.options.isTrusted);
       handler
         .answer(this.edgeRequest(linkId, request, clientIp))
         .then(
-          (answer) => writeSafely(response, answer, requestId, this.logger, this.options.metrics),
+          (answer) => writeSafely(response, answer, requestId, this.logger, metrics, startedAtMs),
           fail,
         );
     } catch (error) {
@@ -200,13 +202,14 @@ function writeSafely(
   requestId: string,
   logger: Logger,
   metrics: AppMetrics,
+  startedAtMs: number,
 ): void {
   try {
     write(response, answer, requestId);
-    metrics.countRedirect(answer.kind);
+    metrics.countRedirect(answer.kind, performance.now() - startedAtMs);
   } catch (error) {
     logger.error(`Writing the answer to request ${requestId} failed`, error);
-    metrics.countRedirect(INTERNAL_ERROR.kind);
+    metrics.countRedirect(INTERNAL_ERROR.kind, performance.now() - startedAtMs);
     try {
       if (response.headersSent) response.destroy();
       else write(response, INTERNAL_ERROR, requestId);

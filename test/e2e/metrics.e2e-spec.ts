@@ -106,4 +106,53 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
     expect(sample(text, 'linkpilot_process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(sample(text, 'linkpilot_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
+
+  it('should time redirects and admissions, and count excluded hits by reason', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const created = await t.http
+      .post('/v1/links')
+      .set('Authorization', creator.authorization)
+      .send({ originalUrl: buildAmazonUrl() })
+      .expect(201);
+    const linkId = (created.body as { data: { link: { linkId: string } } }).data.link.linkId;
+    const before = await scrape();
+    const read = (text: string, series: string): number => sample(text, series) ?? 0;
+
+    const browser = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0';
+    for (let click = 0; click < 3; click++) {
+      await t.http.get(`/r/${linkId}`).set('User-Agent', browser).expect(302);
+    }
+    await t.http.head(`/r/${linkId}`).set('User-Agent', browser).expect(302);
+    await t.http.get(`/r/${linkId}`).set('User-Agent', 'Googlebot/2.1').expect(302);
+    await t.http.get(`/r/${linkId}`).set('User-Agent', 'Slackbot-LinkExpanding 1.0').expect(302);
+    // The Fastify front (a request with an Origin) is timed too.
+    await t.http
+      .get(`/r/${linkId}`)
+      .set('User-Agent', browser)
+      .set('Origin', 'https://blog.example')
+      .expect(302);
+    const after = await scrape();
+    const added = (series: string): number => read(after, series) - read(before, series);
+
+    expect(added('linkpilot_excluded_hits_total{reason="head"}')).toBe(1);
+    expect(added('linkpilot_excluded_hits_total{reason="bot_user_agent"}')).toBe(1);
+    expect(added('linkpilot_excluded_hits_total{reason="link_preview"}')).toBe(1);
+    for (const reason of ['bot_score', 'ip_rate_limited', 'creator_rate_limited']) {
+      expect(added(`linkpilot_excluded_hits_total{reason="${reason}"}`)).toBe(0);
+    }
+    expect(added('linkpilot_excluded_hits_total{reason="quota_exhausted"}')).toBe(0);
+    // Seven answers of /r/, each timed once, on either front; each bucket holds those at or
+    // under its bound, so +Inf holds them all.
+    expect(added('linkpilot_redirect_duration_seconds_count')).toBe(7);
+    expect(added('linkpilot_redirect_duration_seconds_bucket{le="+Inf"}')).toBe(7);
+    expect(added('linkpilot_redirect_duration_seconds_sum')).toBeGreaterThan(0);
+    expect(
+      read(after, 'linkpilot_redirect_duration_seconds_bucket{le="0.0005"}'),
+    ).toBeLessThanOrEqual(read(after, 'linkpilot_redirect_duration_seconds_bucket{le="2.5"}'));
+    // The four counted clicks each sent one admission script (the creator's first click of
+    // the period two: the quota counter is seeded, then the click admitted).
+    expect(added('linkpilot_click_admission_round_trip_seconds_count')).toBeGreaterThanOrEqual(4);
+    expect(added('linkpilot_click_admission_round_trip_seconds_count')).toBeLessThanOrEqual(5);
+    expect(added('linkpilot_click_admission_round_trip_seconds_sum')).toBeGreaterThan(0);
+  });
 });
