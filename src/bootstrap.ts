@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { Server } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { newUlid } from './common/ids';
 import { AppExtras, AppModule } from './app.module';
 import { AppError } from './common/errors/app-error';
@@ -24,8 +26,11 @@ import { RedirectHandler } from './redirect/redirect.handler';
 import { HealthService } from './health/health.service';
 import { registerProbeRoutes } from './health/probe-routes';
 import { AppMetrics } from './metrics/app-metrics';
+import { DatabasePool, registerBackgroundGauges } from './metrics/background-gauges';
 import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
-import { ClickStreamConsumer } from './analytics/click-stream.consumer';
+import { CLICK_CONSUMER_GROUP, ClickStreamConsumer } from './analytics/click-stream.consumer';
+import { CLICK_STREAMS } from './analytics/click-streams';
+import { KvStore } from './kv/kv-store';
 import { FxService } from './fx/fx.service';
 import { createOpenApiDocument } from './openapi/openapi-document';
 
@@ -150,6 +155,19 @@ function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics)
   const fx = app.get(FxService, { strict: false });
   // The rates held in memory: a scrape never queries the database.
   metrics.readFxAge(() => fx.peekHeldAgeHours());
+  const store = app.get(KvStore, { strict: false });
+  const dataSource = app.get(DataSource, { strict: false });
+  registerBackgroundGauges(metrics.registry, {
+    clickStreams: {
+      streams: CLICK_STREAMS,
+      isReachable: () => store.isReachable(),
+      read: (stream) => store.streamGroupInfo(stream, CLICK_CONSUMER_GROUP),
+    },
+    // node-postgres's Pool, embedded (PGlite's socket) or not; absent until it exists.
+    databasePool: () =>
+      ((dataSource.driver as PostgresDriver).master as DatabasePool | undefined) ?? null,
+    kvConnections: () => store.connectionUsage(),
+  });
 }
 
 function setUpSwagger(app: NestFastifyApplication): void {

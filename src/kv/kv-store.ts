@@ -6,6 +6,31 @@ export interface StreamEntry {
   payload: string;
 }
 
+/** A stream and one of its consumer groups, as a metrics scrape reads them. */
+export interface StreamGroupInfo {
+  /** Entries in the stream (XLEN; 0 when it does not exist). */
+  length: number;
+  /** The group's state, or null when there is no such group (or no such stream). */
+  group: {
+    /** Entries delivered to the group and not yet acknowledged. */
+    pending: number;
+    /** Entries not yet delivered to the group; null when Redis cannot tell (before 7.0). */
+    lag: number | null;
+  } | null;
+}
+
+/** One connection to the store, as a metrics scrape reads it (the in-process store has none). */
+export interface KvConnectionUsage {
+  /** `command` (every command and script) or `subscriber` (pub/sub; made on first subscribe). */
+  client: 'command' | 'subscriber';
+  /** Connected and ready for commands (a cluster: its slots known and reachable). */
+  isUp: boolean;
+  /** Commands written and waiting for their replies (a cluster: summed over its nodes). */
+  inFlight: number;
+  /** Commands waiting for a connection (kept only where an offline queue is enabled). */
+  offline: number;
+}
+
 /**
  * What the service needs of its key-value store, as transport only: strings, hashes,
  * scripts, streams and pub/sub. Redis implements it; the in-process store implements it for
@@ -83,6 +108,14 @@ export abstract class KvStore {
    * acknowledged, so it stays short. For streams that one consumer group reads.
    */
   abstract ackAndDelete(stream: string, group: string, ids: string[]): Promise<void>;
+
+  /** XLEN and the group's line of XINFO GROUPS, for the metrics (never on a hot path). */
+  abstract streamGroupInfo(stream: string, group: string): Promise<StreamGroupInfo>;
+
+  /** The store's connections and their queues, read synchronously (none in process). */
+  connectionUsage(): KvConnectionUsage[] {
+    return [];
+  }
 
   abstract close(): Promise<void>;
 }

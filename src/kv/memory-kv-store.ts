@@ -1,5 +1,5 @@
 import type { KvScript, ScriptArg } from './kv-script';
-import { KvStore, StreamEntry } from './kv-store';
+import { KvStore, StreamEntry, StreamGroupInfo } from './kv-store';
 import { MemoryKeyspace } from './memory-keyspace';
 import { MemoryStreams } from './memory-streams';
 
@@ -113,6 +113,10 @@ export class MemoryKvStore extends KvStore {
   ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
     this.streams.ackAndDelete(stream, group, ids);
     return Promise.resolve();
+  }
+
+  streamGroupInfo(stream: string, group: string): Promise<StreamGroupInfo> {
+    return Promise.resolve(this.streams.groupInfo(stream, group));
   }
 
   close(): Promise<void> {

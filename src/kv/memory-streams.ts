@@ -1,4 +1,4 @@
-import type { StreamEntry } from './kv-store';
+import type { StreamEntry, StreamGroupInfo } from './kv-store';
 
 interface PendingEntry {
   consumer: string;
@@ -41,6 +41,20 @@ export class MemoryStreams {
   /** Entries not yet deleted, as XLEN counts them. */
   length(stream: string): number {
     return this.streams.get(stream)?.entries.size ?? 0;
+  }
+
+  /** The stream's length and the group's pending entries and lag, as XINFO GROUPS tells them. */
+  groupInfo(stream: string, group: string): StreamGroupInfo {
+    const state = this.streams.get(stream);
+    const groupState = state?.groups.get(group);
+    if (state === undefined || groupState === undefined) {
+      return { length: this.length(stream), group: null };
+    }
+    let lag = 0;
+    for (const id of state.entries.keys()) {
+      if (sequenceOf(id) > groupState.lastDelivered) lag++;
+    }
+    return { length: state.entries.size, group: { pending: groupState.pending.size, lag } };
   }
 
   ensureGroup(stream: string, group: string): void {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import Redis, { Cluster } from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { KvScript, ScriptArg } from './kv-script';
-import { KvStore, StreamEntry } from './kv-store';
+import { KvConnectionUsage, KvStore, StreamEntry, StreamGroupInfo } from './kv-store';
 import type { RedisClient } from './redis-client';
 import { ConnectionLog, RedisConnectionMonitor } from './redis-connection-monitor';
 import { TurnWriteBatch } from './turn-write-batch';
@@ -248,11 +248,66 @@ export class RedisKvStore extends KvStore {
     await this.redis.xtrim(stream, 'MINID', bound);
   }
 
+  /**
+   * XLEN and XINFO GROUPS, sent together. A stream that does not exist has no group (XINFO
+   * answers "no such key"). `lag` is Redis 7's; an older Redis has none, and Redis 7 leaves
+   * it null when it cannot tell (an XDEL ahead of the group; the click streams are trimmed
+   * from the front, never XDELed).
+   */
+  async streamGroupInfo(stream: string, group: string): Promise<StreamGroupInfo> {
+    const [length, groups] = await Promise.all([
+      this.redis.xlen(stream),
+      this.send<unknown[][]>('xinfo', ['GROUPS', stream], stream).catch((error: unknown) => {
+        if (String(error).includes('no such key')) return [];
+        throw error;
+      }),
+    ]);
+    for (const fields of groups) {
+      const at = (name: string): unknown => fields[fields.indexOf(name) + 1];
+      if (at('name') !== group) continue;
+      const lag = at('lag');
+      return {
+        length,
+        group: { pending: Number(at('pending')), lag: typeof lag === 'number' ? lag : null },
+      };
+    }
+    return { length, group: null };
+  }
+
+  /** The command connection and, once something subscribed, the subscriber's. */
+  override connectionUsage(): KvConnectionUsage[] {
+    const usage: KvConnectionUsage[] = [{ client: 'command', ...usageOf(this.redis) }];
+    if (this.subscriber !== null) usage.push({ client: 'subscriber', ...usageOf(this.subscriber) });
+    return usage;
+  }
+
   async close(): Promise<void> {
     this.connection.stop();
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/** ioredis keeps its offline queue private; its length is all that is read. */
+const offlineQueueLength = (client: RedisClient): number =>
+  (client as unknown as { offlineQueue?: { length: number } }).offlineQueue?.length ?? 0;
+
+/**
+ * Whether a client is ready, and its queued commands. A cluster's are summed over its node
+ * connections, plus the commands the cluster object itself holds until it is ready.
+ */
+function usageOf(client: RedisClient): Omit<KvConnectionUsage, 'client'> {
+  const isUp = client.status === 'ready';
+  if (!(client instanceof Cluster)) {
+    return { isUp, inFlight: client.commandQueue.length, offline: offlineQueueLength(client) };
+  }
+  let inFlight = 0;
+  let offline = offlineQueueLength(client);
+  for (const node of client.nodes('all')) {
+    inFlight += node.commandQueue.length;
+    offline += offlineQueueLength(node);
+  }
+  return { isUp, inFlight, offline };
 }
 
 /** How long boot waits for a cluster subscription (the first connection's wait, kv.module.ts). */
