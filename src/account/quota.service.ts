@@ -15,11 +15,8 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { billingPeriodOf } from './billing-period';
 import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
-import {
-  CLICK_ADMISSION_SCRIPT,
-  clickAdmissionArgs,
-  clickAdmissionKeys,
-} from './click-admission.script';
+import { answerOf, BatchReply, ClickAdmissionBatches } from './click-admission-batch';
+import { CLICK_BATCH_ADMISSION_SCRIPT, clickBatchKeysAndArgs } from './click-admission.script';
 import { edgeKeysOf, quotaCounterKey } from './edge-keys';
 
 /** Edge redirector limits (SPEC "Edge redirector limits"). */
@@ -62,6 +59,8 @@ export type ClickAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrec
 @Injectable()
 export class QuotaService {
   private readonly storeWarnings: ThrottledLogger;
+  /** One script call per event-loop turn (per hash slot on a cluster), not one per click. */
+  private readonly admissions: ClickAdmissionBatches;
 
   constructor(
     private readonly store: KvStore,
@@ -72,6 +71,12 @@ export class QuotaService {
     clock: Clock,
   ) {
     this.storeWarnings = new ThrottledLogger('Quota', STORE_WARNING_INTERVAL_MS, clock);
+    // Every key of a click carries its creator's shard tag: on a cluster, a shard's clicks
+    // share a slot, so they may share a call; elsewhere every click may.
+    this.admissions = new ClickAdmissionBatches(
+      (requests) => this.sendAdmissions(requests),
+      store.scriptsSpanSlots() ? () => '' : (request) => request.keys.stream,
+    );
   }
 
   /**
@@ -190,15 +195,18 @@ export class QuotaService {
     }
   }
 
+  /** The click joins this turn's batch; its answer is its place in the batch's reply. */
   private async runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {
+    const ticket = this.admissions.enqueue(request);
+    return answerOf(await ticket.reply, ticket.index);
+  }
+
+  private async sendAdmissions(requests: ClickAdmissionRequest[]): Promise<BatchReply> {
     const sentAtMs = performance.now();
-    const answer = await this.store.runScript<[AdmissionVerdict, number]>(
-      CLICK_ADMISSION_SCRIPT,
-      clickAdmissionKeys(request),
-      clickAdmissionArgs(request),
-    );
+    const { keys, args } = clickBatchKeysAndArgs(requests);
+    const reply = await this.store.runScript(CLICK_BATCH_ADMISSION_SCRIPT, keys, args);
     // Only answered calls: a refused or cut call goes to the outage path, timed by nothing.
     this.metrics.observeAdmissionRoundTrip(sentAtMs);
-    return answer;
+    return reply;
   }
 }

@@ -8,6 +8,7 @@ import { DatabaseModule } from '../database/database.module';
 import { FxModule } from '../fx/fx.module';
 import { KvModule } from '../kv/kv.module';
 import { LinksModule } from '../links/links.module';
+import { UnservedMetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { AdminService } from './admin.service';
@@ -33,6 +34,7 @@ export class CliModule {
       imports: [
         ConfigModule.forRoot(cliConfig),
         CommonModule.forRoot(),
+        UnservedMetricsModule.forRoot(),
         DatabaseModule,
         CreatorsModule,
         AuthModule,

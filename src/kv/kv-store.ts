@@ -68,15 +68,23 @@ export abstract class KvStore {
   abstract setHash(key: string, fields: Record<string, string>, ttlSeconds: number): Promise<void>;
 
   /**
-   * Runs a script atomically in one round trip. All keys of one call must share a hash slot.
-   * On Redis, the scripts issued in one event-loop turn share one socket write (the click
-   * admission is the redirect's one round trip; see TurnWriteBatch).
+   * Runs a script atomically in one round trip. On a Redis Cluster all keys of one call must
+   * share a hash slot (scriptsSpanSlots).
    */
   abstract runScript<Reply>(
     script: KvScript<Reply>,
     keys: readonly string[],
     args: readonly ScriptArg[],
   ): Promise<Reply>;
+
+  /**
+   * Whether one script call may take keys of different hash slots: yes on one Redis server
+   * and in process, no on a Redis Cluster (where a call's keys must share a slot, or Redis
+   * refuses it with CROSSSLOT).
+   */
+  scriptsSpanSlots(): boolean {
+    return true;
+  }
 
   /** Fire-and-forget broadcast to every node (cache invalidation). */
   abstract publish(channel: string, message: string): Promise<void>;

@@ -19,8 +19,8 @@ export function createRedisClient(url: string): Redis {
     enableOfflineQueue: false,
     connectTimeout: CONNECT_TIMEOUT_MS,
     retryStrategy: reconnectDelayMs,
-    // No auto-pipelining: the hot command, the click admission, shares one socket write per
-    // event-loop turn without it (see TurnWriteBatch for why).
+    // No auto-pipelining: the hot command, the click admission, already leaves as one call
+    // per event-loop turn (see ClickAdmissionBatches for why not pipelines).
   });
 }
 

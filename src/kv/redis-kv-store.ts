@@ -5,7 +5,6 @@ import type { KvScript, ScriptArg } from './kv-script';
 import { KvConnectionUsage, KvStore, StreamEntry, StreamGroupInfo } from './kv-store';
 import type { RedisClient } from './redis-client';
 import { ConnectionLog, RedisConnectionMonitor } from './redis-connection-monitor';
-import { TurnWriteBatch } from './turn-write-batch';
 
 /**
  * A command whose arguments arrive already flat. ioredis's Command flattens its argument list
@@ -37,8 +36,6 @@ class FlatArgsCommand extends Redis.Command {
 
 export class RedisKvStore extends KvStore {
   private subscriber: RedisClient | null = null;
-  /** Scripts are the hot commands (the click admission is the redirect's one round trip). */
-  private readonly scriptWrites: TurnWriteBatch;
   /** Each script's SHA-1, by name (the name guards against two scripts sharing one). */
   private readonly scripts = new Map<string, { lua: string; sha: string }>();
 
@@ -54,7 +51,6 @@ export class RedisKvStore extends KvStore {
     }: { log?: ConnectionLog; server?: string } = {},
   ) {
     super();
-    this.scriptWrites = new TurnWriteBatch(redis);
     this.connection = new RedisConnectionMonitor(redis, log, server);
   }
 
@@ -74,8 +70,9 @@ export class RedisKvStore extends KvStore {
 
   /**
    * EVALSHA, and EVAL when Redis answers NOSCRIPT (a restarted or flushed Redis), which
-   * caches the script again. Not `async`, and sent as one flat argument list: this is the
-   * redirect's one round trip per click. On a cluster both go to the node of the keys' slot,
+   * caches the script again. Not `async`, and sent as one flat argument list: the click
+   * admissions (one call per event-loop turn, click-admission-batch.ts) are the redirect's
+   * hot command. On a cluster both go to the node of the keys' slot,
    * so each node caches the scripts it is sent on its first NOSCRIPT.
    */
   runScript<Reply>(
@@ -86,12 +83,15 @@ export class RedisKvStore extends KvStore {
     const argv: ScriptArg[] = [this.shaOf(script), keys.length];
     for (const key of keys) argv.push(key);
     for (const arg of args) argv.push(arg);
-    this.scriptWrites.hold();
     return this.send<Reply>('evalsha', argv).catch((error: unknown) => {
       if (!String(error).includes('NOSCRIPT')) throw error;
       argv[0] = script.lua;
       return this.send<Reply>('eval', argv);
     });
+  }
+
+  override scriptsSpanSlots(): boolean {
+    return !(this.redis instanceof Cluster);
   }
 
   private send<Reply>(

@@ -41,3 +41,21 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     return this.server.close();
   }
 }
+
+/**
+ * AppMetrics for a process that counts but is never scraped (the admin CLI, whose commands
+ * reuse services that count): nothing listens, whatever METRICS_PORT says.
+ */
+@Global()
+@Module({})
+export class UnservedMetricsModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: UnservedMetricsModule,
+      providers: [
+        { provide: AppMetrics, useValue: new AppMetrics({ collectProcessMetrics: false }) },
+      ],
+      exports: [AppMetrics],
+    };
+  }
+}

@@ -1,9 +1,12 @@
 import Redis from 'ioredis';
 import type { ClickAdmissionRequest } from '../../src/account/click-admission';
+import { answerOf } from '../../src/account/click-admission-batch';
 import {
   CLICK_ADMISSION_SCRIPT,
+  CLICK_BATCH_ADMISSION_SCRIPT,
   clickAdmissionArgs,
   clickAdmissionKeys,
+  clickBatchKeysAndArgs,
 } from '../../src/account/click-admission.script';
 import {
   RECONCILE_QUOTA_SCRIPT,
@@ -282,6 +285,78 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
       expect(await count([sets.creator])).toBe(2);
       expect(await count([sets.link, otherLink.link])).toBe(2);
       expect(await count([`${sets.link}:never-written`])).toBe(0);
+    });
+
+    it('should admit a batch of clicks exactly as the same clicks one call each', async () => {
+      const random = seededRandom(7);
+      // Three creators, four addresses, small limits and quotas: every verdict occurs.
+      const clicks = Array.from({ length: 120 }, (_, index) => ({
+        creator: Math.floor(random() * 3),
+        ip: `203.0.113.${20 + Math.floor(random() * 4)}`,
+        nowMs: T0 + index * 700,
+        isHardCap: random() < 0.5,
+        seeded: random() < 0.8,
+        visitor: random() < 0.7 ? `visitor-${Math.floor(random() * 10)}` : null,
+      }));
+      const requestsIn = (variant: string): ClickAdmissionRequest[] =>
+        clicks.map((click, index) => {
+          const creatorId = `${RUN}-${variant}-creator-${click.creator}`;
+          const keys = { ...edgeKeysOf(creatorId, 'live', click.ip, '2027-01') };
+          keys.stream = `${keys.stream}:${RUN}:${variant}`;
+          const sets = uniqueVisitorKeys(creatorId, 'live', `${RUN}-${variant}-link`, '2027-01-01');
+          return {
+            keys,
+            nowMs: click.nowMs,
+            windowMs: WINDOW_MS,
+            ipLimit: 6,
+            creatorLimit: 15,
+            includedClicks: 12,
+            isHardCap: click.isHardCap,
+            quotaSeed: click.seeded ? 1 : null,
+            quotaTtlSeconds: 60,
+            record: `r${index}`,
+            uniqueVisitor: {
+              hash: click.visitor,
+              linkKey: sets.link,
+              creatorKey: sets.creator,
+              ttlSeconds: 60,
+            },
+          };
+        });
+
+      const oneByOne: unknown[] = [];
+      for (const request of requestsIn('single')) {
+        oneByOne.push(
+          await store.runScript(
+            CLICK_ADMISSION_SCRIPT,
+            clickAdmissionKeys(request),
+            clickAdmissionArgs(request),
+          ),
+        );
+      }
+      const batched: unknown[] = [];
+      const pending = requestsIn('batch');
+      while (pending.length > 0) {
+        const batch = pending.splice(0, 1 + Math.floor(random() * 20));
+        const { keys, args } = clickBatchKeysAndArgs(batch);
+        const reply = await store.runScript(CLICK_BATCH_ADMISSION_SCRIPT, keys, args);
+        for (let index = 0; index < batch.length; index++) batched.push(answerOf(reply, index));
+      }
+
+      expect(batched).toEqual(oneByOne);
+      // Not a run of one verdict: the comparison covered every rule.
+      expect(new Set(oneByOne.map((answer) => (answer as [string])[0]))).toEqual(
+        new Set(['counted', 'quota_missing', 'ip_limited', 'creator_limited', 'quota_exhausted']),
+      );
+      const streamOf = async (variant: string, creator: number) => {
+        const stream = `${edgeKeysOf(`${RUN}-${variant}-creator-${creator}`, 'live', '', '').stream}:${RUN}:${variant}`;
+        await store.ensureStreamGroup(stream, 'contract');
+        const entries = await store.readStreamGroup(stream, 'contract', 'reader', 200);
+        return entries.map((entry) => entry.payload);
+      };
+      for (const creator of [0, 1, 2]) {
+        expect(await streamOf('batch', creator)).toEqual(await streamOf('single', creator));
+      }
     });
   });
 
