@@ -216,7 +216,9 @@ export class AppMetrics {
       collect() {
         const ageHours = read();
         if (ageHours === null) {
+          // reset() alone would show 0 (an unlabelled gauge keeps its series): absent instead.
           this.reset();
+          this.remove();
         } else {
           this.set(ageHours);
         }
