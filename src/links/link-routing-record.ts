@@ -48,10 +48,41 @@ export interface LinkRoutingRecord {
   };
 }
 
+/**
+ * The link's columns a routing record is made of: the edge reads only these
+ * (LinksRepository.findLiveRoutingFields), not the whole row with its routing trace.
+ */
+export const LINK_ROUTING_FIELDS = [
+  'id',
+  'updatedAt',
+  'creatorId',
+  'environment',
+  'originalUrl',
+  'merchantId',
+  'passthroughEnabled',
+  'routingReason',
+  'preset',
+  'category',
+  'networkOverride',
+  'utmOverride',
+  'forwardQuery',
+  'deepLinkStatus',
+  'healthStatus',
+  'routedUrl',
+  'region',
+  'networkId',
+  'outcome',
+  'normalizedEpcUsd',
+  'confidenceFactor',
+  'deepLinkUsed',
+] as const satisfies readonly (keyof LinkEntity)[];
+
+export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[number]>;
+
 /** The engine's reason for a link created in passthrough: routing never ran for it. */
 const NEVER_ROUTED_REASON: RoutingReason = 'passthrough_requested';
 
-export function toLinkRoutingRecord(link: LinkEntity): LinkRoutingRecord {
+export function toLinkRoutingRecord(link: LinkRoutingFields): LinkRoutingRecord {
   return {
     linkId: link.id,
     version: `${link.updatedAt.getTime()}|${link.deepLinkStatus}|${link.healthStatus}`,

@@ -143,7 +143,7 @@ export class LinksService {
    * spelling (normaliseLinkId): the edge normalises before its caches.
    */
   async findRoutingRecord(linkId: string): Promise<LinkRoutingRecord | null> {
-    const link = await this.links.findLiveById(linkId);
+    const link = await this.links.findLiveRoutingFields(linkId);
     return link === null ? null : toLinkRoutingRecord(link);
   }
 
