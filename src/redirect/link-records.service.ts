@@ -23,10 +23,40 @@ const REFRESH_RETRY_MS = 5_000;
 /** While PostgreSQL is down, failed background reads are logged at most this often. */
 const REFRESH_WARNING_INTERVAL_MS = 10_000;
 
+/**
+ * The in-process copies' memory budget, as estimated by footprintOf: about 28,000 links of the
+ * million-link bench profile's shape (bench/large-profile.js), where a count of 200,000 could
+ * have grown to about 1 GiB; the default profile's 1,000 links use a few MiB of it.
+ */
+const LOCAL_BUDGET_BYTES = 128 * 1024 * 1024;
+/**
+ * What a cached link costs the process besides its URLs: its record and the state the
+ * redirect keeps for as long as the record is cached (per record, in WeakMaps: the routing
+ * engine's input, the routes by visitor, the click record templates): 3 to 5 KiB a link in
+ * heap snapshots of the large profile.
+ */
+const LINK_FIXED_BYTES = 4096;
+/** Each URL character is held about three times: in the record, its routes, its click templates. */
+const BYTES_PER_URL_CHARACTER = 3;
+/** An unknown id's entry: the key and an entry with no record. */
+const MISSING_LINK_BYTES = 256;
+
+const footprintOf = ({ record }: LocalRecord): number =>
+  record === null
+    ? MISSING_LINK_BYTES
+    : LINK_FIXED_BYTES +
+      BYTES_PER_URL_CHARACTER * (record.originalUrl.length + record.stored.routedUrl.length);
+
 /** The in-process copy of a link's record (null: no such link) and when to read it again. */
 interface LocalRecord {
   record: LinkRoutingRecord | null;
   refreshAtMs: number;
+}
+
+/** A link's record as read from Redis or PostgreSQL, and which answered. */
+interface RecordRead {
+  record: LinkRoutingRecord | null;
+  source: 'redis' | 'database';
 }
 
 /**
@@ -42,7 +72,16 @@ interface LocalRecord {
 export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(LinkRecordsService.name);
   private readonly refreshWarnings: ThrottledLogger;
-  private readonly local = new LRUCache<string, LocalRecord>({ max: 200_000 });
+  /** Bounded by memory, not by count: a link's footprint grows with its URLs. */
+  private readonly local = new LRUCache<string, LocalRecord>({
+    maxSize: LOCAL_BUDGET_BYTES,
+    sizeCalculation: footprintOf,
+  });
+  /**
+   * Reads under way by link: the clicks that miss a link while it is being read wait for that
+   * read (one Redis and PostgreSQL read for a burst of clicks on an uncached link).
+   */
+  private readonly reads = new Map<string, Promise<RecordRead>>();
   /** Background reads under way, awaited on shutdown. */
   private readonly refreshes = new Set<Promise<void>>();
 
@@ -60,14 +99,14 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
     );
     // Edits, deletions and probe results all change what a click should do.
     linkEvents.onChanged((linkId) => {
-      this.local.delete(linkId);
+      this.forget(linkId);
       return Promise.resolve();
     });
   }
 
   async onModuleInit(): Promise<void> {
     await this.store
-      .subscribe(LINK_INVALIDATION_CHANNEL, (linkId) => this.local.delete(linkId))
+      .subscribe(LINK_INVALIDATION_CHANNEL, (linkId) => this.forget(linkId))
       .catch((error: unknown) =>
         this.logger.warn(`No cross-node cache invalidation (Redis unreachable): ${String(error)}`),
       );
@@ -123,15 +162,47 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
     this.refreshes.add(refresh);
   }
 
-  /** Redis, else PostgreSQL (then cached in Redis); kept in process either way. */
-  private async read(
-    linkId: string,
-  ): Promise<{ record: LinkRoutingRecord | null; source: 'redis' | 'database' }> {
+  /**
+   * A changed link's copy is dropped, and so is a read of it under way: that read still answers
+   * the clicks waiting for it, but is not kept, and the next click reads the link afresh.
+   */
+  private forget(linkId: string): void {
+    this.local.delete(linkId);
+    this.reads.delete(linkId);
+  }
+
+  /**
+   * Redis, else PostgreSQL (then cached in Redis); kept in process either way, unless the link
+   * changed meanwhile. One read per link at a time: a second caller gets the first's.
+   */
+  private read(linkId: string): Promise<RecordRead> {
+    const pending = this.reads.get(linkId);
+    if (pending !== undefined) return pending;
+    const read: Promise<RecordRead> = this.readThrough(linkId).then(
+      (result) => {
+        if (this.reads.get(linkId) === read) {
+          this.reads.delete(linkId);
+          const freshForMs = result.record === null ? MISSING_FRESH_MS : LOCAL_FRESH_MS;
+          this.local.set(linkId, {
+            record: result.record,
+            refreshAtMs: this.clock.nowMs() + freshForMs,
+          });
+        }
+        return result;
+      },
+      (error: unknown) => {
+        if (this.reads.get(linkId) === read) this.reads.delete(linkId);
+        throw error;
+      },
+    );
+    this.reads.set(linkId, read);
+    return read;
+  }
+
+  private async readThrough(linkId: string): Promise<RecordRead> {
     const fromRedis = await this.fromRedis(linkId);
-    const record = fromRedis ?? (await this.fromDatabase(linkId));
-    const freshForMs = record === null ? MISSING_FRESH_MS : LOCAL_FRESH_MS;
-    this.local.set(linkId, { record, refreshAtMs: this.clock.nowMs() + freshForMs });
-    return { record, source: fromRedis === null ? 'database' : 'redis' };
+    if (fromRedis !== null) return { record: fromRedis, source: 'redis' };
+    return { record: await this.fromDatabase(linkId), source: 'database' };
   }
 
   private async fromRedis(linkId: string): Promise<LinkRoutingRecord | null> {
