@@ -13,7 +13,7 @@ import type { LinkEntity } from './link.entity';
 
 /**
  * What the edge needs of a link (links own the table; the edge reads it through
- * LinksService.findRoutingRecord), small enough to cache in process and in Redis: how to route
+ * LinksService.findRoutingRecords), small enough to cache in process and in Redis: how to route
  * it per visitor, and the route stored at creation for requests with no visitor context.
  */
 export interface LinkRoutingRecord {

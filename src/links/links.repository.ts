@@ -41,19 +41,21 @@ export class LinksRepository {
   }
 
   /**
-   * A live (not soft-deleted) link by its canonical id, whoever owns it: the edge's read on a
-   * cache miss, so only the columns its routing record is made of, in one plain statement (no
+   * The live (not soft-deleted) links of these canonical ids, whoever owns them (an unknown or
+   * deleted id is simply absent): the edge's read on cache misses, one statement for the misses
+   * of an event-loop turn, so only the columns its routing record is made of, in one plain statement (no
    * 2.7 KB routing trace to carry, no entity to build), with the values the entity would hold
    * (column names and transformers from its metadata).
    */
-  async findLiveRoutingFields(linkId: string): Promise<LinkRoutingFields | null> {
+  async findLiveRoutingFields(linkIds: readonly string[]): Promise<LinkRoutingFields[]> {
     const read = (this.routingFieldsRead ??= this.routingFieldsStatement());
-    const [row] = await this.links.manager.query<Record<string, unknown>[]>(read.sql, [linkId]);
-    if (row === undefined) return null;
-    for (const [field, transformer] of read.transformers) {
-      row[field] = ApplyValueTransformers.transformFrom(transformer, row[field]);
+    const rows = await this.links.manager.query<Record<string, unknown>[]>(read.sql, [linkIds]);
+    for (const row of rows) {
+      for (const [field, transformer] of read.transformers) {
+        row[field] = ApplyValueTransformers.transformFrom(transformer, row[field]);
+      }
     }
-    return row as LinkRoutingFields;
+    return rows as LinkRoutingFields[];
   }
 
   private routingFieldsRead?: RoutingFieldsStatement;
@@ -68,7 +70,7 @@ export class LinksRepository {
       return `"${column.databaseName}" AS "${field}"`;
     });
     return {
-      sql: `SELECT ${selected.join(', ')} FROM links WHERE id = $1 AND deleted_at IS NULL`,
+      sql: `SELECT ${selected.join(', ')} FROM links WHERE id = ANY($1::varchar[]) AND deleted_at IS NULL`,
       transformers,
     };
   }

@@ -143,8 +143,13 @@ export class LinksService {
    * spelling (normaliseLinkId): the edge normalises before its caches.
    */
   async findRoutingRecord(linkId: string): Promise<LinkRoutingRecord | null> {
-    const link = await this.links.findLiveRoutingFields(linkId);
-    return link === null ? null : toLinkRoutingRecord(link);
+    return (await this.findRoutingRecords([linkId])).get(linkId) ?? null;
+  }
+
+  /** The routing records of these links, by id; an unknown or deleted link has none. */
+  async findRoutingRecords(linkIds: readonly string[]): Promise<Map<string, LinkRoutingRecord>> {
+    const links = await this.links.findLiveRoutingFields(linkIds);
+    return new Map(links.map((link) => [link.id, toLinkRoutingRecord(link)]));
   }
 
   /**

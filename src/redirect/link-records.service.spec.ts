@@ -24,11 +24,17 @@ const recordOf = (version: string): LinkRoutingRecord =>
 /** The service over a PostgreSQL whose reads answer when the test says, and an empty Redis. */
 function setUp() {
   const reads: { resolve: (record: LinkRoutingRecord | null) => void }[] = [];
+  // One read per statement: the service asks for a turn's misses together.
+  const findRoutingRecord = jest.fn((): Promise<LinkRoutingRecord | null> => {
+    const read = deferred<LinkRoutingRecord | null>();
+    reads.push(read);
+    return read.promise;
+  });
   const links = {
-    findRoutingRecord: jest.fn(() => {
-      const read = deferred<LinkRoutingRecord | null>();
-      reads.push(read);
-      return read.promise;
+    findRoutingRecord,
+    findRoutingRecords: jest.fn(async (linkIds: readonly string[]) => {
+      const record = await findRoutingRecord();
+      return new Map(record === null ? [] : linkIds.map((linkId) => [linkId, record]));
     }),
   };
   const store = {
@@ -51,8 +57,10 @@ function setUp() {
   return { service, links, store, reads, lookups, change: (linkId: string) => changed(linkId) };
 }
 
-/** Lets the service's awaits (Redis, then PostgreSQL) run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets the service's awaits (Redis, then the turn's PostgreSQL batch) run. */
+const settle = async () => {
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 describe(LinkRecordsService.name, () => {
   it('should read an uncached link once for concurrent clicks, and keep it', async () => {
@@ -63,11 +71,24 @@ describe(LinkRecordsService.name, () => {
     reads[0].resolve(recordOf('v1'));
     const records = await Promise.all(clicks.map((click) => Promise.resolve(click)));
 
-    expect(links.findRoutingRecord).toHaveBeenCalledTimes(1);
+    expect(links.findRoutingRecords).toHaveBeenCalledTimes(1);
     expect(store.getString).toHaveBeenCalledTimes(1);
     expect(records.map((record) => record?.version)).toEqual(['v1', 'v1', 'v1']);
     expect(service.find(LINK_ID)).toMatchObject({ version: 'v1' });
     expect(lookups).toEqual(['database', 'database', 'database', 'memory']);
+  });
+
+  it('should read the links missed in one turn with one statement, each with its own record', async () => {
+    const { service, links, reads } = setUp();
+    const other = '01KDVDNA000000000000000002';
+
+    const clicks = [service.find(LINK_ID), service.find(other)];
+    await settle();
+    reads[0].resolve(recordOf('v1'));
+
+    expect(links.findRoutingRecords).toHaveBeenCalledTimes(1);
+    expect(links.findRoutingRecords).toHaveBeenCalledWith([LINK_ID, other]);
+    expect((await Promise.all(clicks)).map((record) => record?.version)).toEqual(['v1', 'v1']);
   });
 
   it('should answer the clicks waiting for a read the link changed during, but not keep it', async () => {
@@ -83,16 +104,16 @@ describe(LinkRecordsService.name, () => {
 
     expect((await before)?.version).toBe('old');
     expect((await after)?.version).toBe('new');
-    expect(links.findRoutingRecord).toHaveBeenCalledTimes(2);
+    expect(links.findRoutingRecords).toHaveBeenCalledTimes(2);
     expect(service.find(LINK_ID)).toMatchObject({ version: 'new' });
   });
 
   it('should let the next click read again after a failed read', async () => {
     const { service, links } = setUp();
-    links.findRoutingRecord.mockRejectedValueOnce(new Error('PostgreSQL down'));
+    links.findRoutingRecords.mockRejectedValueOnce(new Error('PostgreSQL down'));
 
     await expect(service.find(LINK_ID)).rejects.toThrow('PostgreSQL down');
-    links.findRoutingRecord.mockResolvedValueOnce(recordOf('v1'));
+    links.findRoutingRecords.mockResolvedValueOnce(new Map([[LINK_ID, recordOf('v1')]]));
 
     expect((await service.find(LINK_ID))?.version).toBe('v1');
   });
