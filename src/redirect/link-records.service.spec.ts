@@ -88,7 +88,11 @@ describe(LinkRecordsService.name, () => {
 
     expect(links.findRoutingRecords).toHaveBeenCalledTimes(1);
     expect(links.findRoutingRecords).toHaveBeenCalledWith([LINK_ID, other]);
-    expect((await Promise.all(clicks)).map((record) => record?.version)).toEqual(['v1', 'v1']);
+    expect(
+      (await Promise.all(clicks.map((click) => Promise.resolve(click)))).map(
+        (record) => record?.version,
+      ),
+    ).toEqual(['v1', 'v1']);
   });
 
   it('should answer the clicks waiting for a read the link changed during, but not keep it', async () => {
