@@ -38,7 +38,14 @@ export interface ClickRoute {
  * visitors share a handful of contexts, and a decision only changes when one of its inputs does.
  */
 export class ClickRouter {
-  private readonly memo = new LRUCache<string, ClickRoute>({ max: 200_000 });
+  /**
+   * Decisions by key, for what links share (the same product and accounts, links whose routes
+   * were dropped with their record): behind the per-link routes, so it serves few clicks, and
+   * is kept small: 50,000 keys (flat strings of a few dozen characters, decision-key.ts) and
+   * their routes, a few MiB (200,000 keys built as ropes held ~100 MiB in the million-link
+   * bench).
+   */
+  private readonly memo = new LRUCache<string, ClickRoute>({ max: 50_000 });
   /** The engine's input per record, built again only when the merchant or accounts change. */
   private readonly inputs = new WeakMap<LinkRoutingRecord, LinkRoutingInput>();
   /**

@@ -54,11 +54,11 @@ export function decisionKey(
   fx: FxSnapshot,
   nowMs: number,
 ): string {
-  let key = `${contentTag(fx)}|${linkTag(link)}|${clockKey(link, nowMs)}`;
-  for (const field of VISITOR_FIELDS) {
-    key += `|${partOf(VISITOR_PARTS, visitor, field)}`;
-  }
-  return key;
+  const parts = [contentTag(fx), linkTag(link), clockKey(link, nowMs)];
+  for (const field of VISITOR_FIELDS) parts.push(partOf(VISITOR_PARTS, visitor, field));
+  // join writes one flat string; concatenation would leave a rope of ~9 string objects, and
+  // memoised keys live long (a 200,000-key memo: ~100 MiB as ropes, ~20 MiB flat).
+  return parts.join('|');
 }
 
 /**
@@ -73,7 +73,8 @@ export function sharedDecisionKey(
   nowMs: number,
 ): string {
   const visitorKey = visitorRoutingKey(link.merchant, link.originalUrl, visitor);
-  return `${contentTag(fx)}|${linkTag(link)}|${clockKey(link, nowMs)}|v${text(visitorKey)}`;
+  // One flat string, as decisionKey's.
+  return [contentTag(fx), linkTag(link), clockKey(link, nowMs), `v${text(visitorKey)}`].join('|');
 }
 
 // The clock matters to a decision only through the pin: whether it still holds.
