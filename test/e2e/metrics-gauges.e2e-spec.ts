@@ -13,9 +13,10 @@ import { DatabaseConfig } from '../../src/config/env';
 import { KvStore } from '../../src/kv/kv-store';
 import { STREAM_READ_TIMEOUT_MS } from '../../src/metrics/background-gauges';
 import { MetricsServer } from '../../src/metrics/metrics-server';
-import { buildAmazonUrl } from '../factories/api-link.factory';
+import { createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { edgeVisit } from '../support/edge-visit';
+import { createApiClient } from '../support/api-client';
 import { pollUntil } from '../support/poll';
 import { hasRedisServer, PrivateRedis, startPrivateRedis } from '../support/private-redis';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -122,12 +123,7 @@ const linesOf = (text: string, prefix: string): string[] =>
     await consumer.ensureGroups();
 
     const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
-    const created = await t.http
-      .post('/v1/links')
-      .set('Authorization', creator.authorization)
-      .send({ originalUrl: buildAmazonUrl() })
-      .expect(201);
-    const linkId = (created.body as { data: { link: { linkId: string } } }).data.link.linkId;
+    const { linkId } = await createLinkViaApi(createApiClient(t, creator));
     for (let click = 0; click < 3; click++) await edgeVisit(t, `/r/${linkId}`).expect(302);
     const stream = clickStreamKey(edgeShardOf(creator.creatorId));
 

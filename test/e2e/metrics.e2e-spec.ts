@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { MetricsServer } from '../../src/metrics/metrics-server';
-import { buildAmazonUrl } from '../factories/api-link.factory';
+import { createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
+import { createApiClient } from '../support/api-client';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -41,12 +42,7 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
 
   it('should count real redirects, API requests, rate-limit refusals and probes', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
-    const created = await t.http
-      .post('/v1/links')
-      .set('Authorization', creator.authorization)
-      .send({ originalUrl: buildAmazonUrl() })
-      .expect(201);
-    const linkId = (created.body as { data: { link: { linkId: string } } }).data.link.linkId;
+    const { linkId } = await createLinkViaApi(createApiClient(t, creator));
     await t.http.get(`/r/${linkId}`).expect(302);
     await t.http.get(`/r/${linkId}`).expect(302);
     await t.http.get('/r/NOSUCHLINK').expect(404);
@@ -109,12 +105,7 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
 
   it('should time redirects and admissions, and count excluded hits by reason', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
-    const created = await t.http
-      .post('/v1/links')
-      .set('Authorization', creator.authorization)
-      .send({ originalUrl: buildAmazonUrl() })
-      .expect(201);
-    const linkId = (created.body as { data: { link: { linkId: string } } }).data.link.linkId;
+    const { linkId } = await createLinkViaApi(createApiClient(t, creator));
     const before = await scrape();
     const read = (text: string, series: string): number => sample(text, series) ?? 0;
 
