@@ -246,7 +246,7 @@ describe('Edge redirector (e2e)', () => {
     await t.app.get(CreatorsService).update(creator.creatorId, { includedClicksOverride: 12_345 });
     // A refresh reads the creators clicked since the last one: the service's own one-second
     // pass may have run since the lookup above, so the creator is looked up (clicked) again.
-    profiles.find(creator.creatorId);
+    void profiles.find(creator.creatorId);
     await profiles.refreshInUse();
     const after = profiles.find(creator.creatorId);
     expect(after).not.toBe(before);
