@@ -148,13 +148,10 @@ function observeRequests(fastify: FastifyInstance, metrics: AppMetrics, logger: 
   });
 }
 
-/** Gauges read at each scrape from the modules that own the values. */
+/** Metrics read at each scrape from the modules that own the values. */
 function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics): void {
   const consumer = app.get(ClickStreamConsumer, { strict: false });
-  metrics.readClicksWritten(() => consumer.writtenInBackground);
   const fx = app.get(FxService, { strict: false });
-  // The rates held in memory: a scrape never queries the database.
-  metrics.readFxAge(() => fx.peekHeldAgeHours());
   const store = app.get(KvStore, { strict: false });
   const dataSource = app.get(DataSource, { strict: false });
   registerBackgroundGauges(metrics.registry, {
@@ -167,6 +164,8 @@ function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics)
     databasePool: () =>
       ((dataSource.driver as PostgresDriver).master as DatabasePool | undefined) ?? null,
     kvConnections: () => store.connectionUsage(),
+    clicksWritten: () => consumer.writtenInBackground,
+    fxAgeHours: () => fx.peekHeldAgeHours(),
   });
 }
 

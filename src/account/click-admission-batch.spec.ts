@@ -1,7 +1,6 @@
 import type { ClickAdmissionRequest } from './click-admission';
 import {
-  answerOf,
-  BatchReply,
+  AdmissionAnswer,
   ClickAdmissionBatches,
   MAX_CLICKS_PER_BATCH,
 } from './click-admission-batch';
@@ -13,24 +12,19 @@ const click = (record: string, stream = 's'): ClickAdmissionRequest =>
 /** Answers each click `counted` with its record's number as `used`. */
 function recordingSender() {
   const calls: string[][] = [];
-  const send = (requests: ClickAdmissionRequest[]): Promise<BatchReply> => {
+  const send = (requests: readonly ClickAdmissionRequest[]): Promise<AdmissionAnswer[]> => {
     calls.push(requests.map((request) => request.record));
-    return Promise.resolve(requests.flatMap((request) => ['counted', Number(request.record)]));
+    return Promise.resolve(requests.map((request) => ['counted', Number(request.record)]));
   };
   return { calls, send };
 }
-
-const answer = async (batches: ClickAdmissionBatches, request: ClickAdmissionRequest) => {
-  const ticket = batches.enqueue(request);
-  return answerOf(await ticket.reply, ticket.index);
-};
 
 describe('ClickAdmissionBatches', () => {
   it('should send the clicks of one turn in one call, and give each click its own answer', async () => {
     const { calls, send } = recordingSender();
     const batches = new ClickAdmissionBatches(send, () => '');
     const answers = await Promise.all(
-      ['1', '2', '3'].map((record) => answer(batches, click(record))),
+      ['1', '2', '3'].map((record) => batches.admit(click(record))),
     );
     expect(calls).toEqual([['1', '2', '3']]);
     expect(answers).toEqual([
@@ -39,14 +33,14 @@ describe('ClickAdmissionBatches', () => {
       ['counted', 3],
     ]);
     // The next turn's clicks make the next call.
-    await answer(batches, click('4'));
+    await batches.admit(click('4'));
     expect(calls).toEqual([['1', '2', '3'], ['4']]);
   });
 
   it('should send nothing before the turn ends', async () => {
     const { calls, send } = recordingSender();
     const batches = new ClickAdmissionBatches(send, () => '');
-    const pending = answer(batches, click('1'));
+    const pending = batches.admit(click('1'));
     await Promise.resolve();
     expect(calls).toEqual([]);
     await pending;
@@ -57,20 +51,18 @@ describe('ClickAdmissionBatches', () => {
     const { calls, send } = recordingSender();
     const batches = new ClickAdmissionBatches(send, (request) => request.keys.stream);
     await Promise.all([
-      answer(batches, click('1', 'a')),
-      answer(batches, click('2', 'b')),
-      answer(batches, click('3', 'a')),
+      batches.admit(click('1', 'a')),
+      batches.admit(click('2', 'b')),
+      batches.admit(click('3', 'a')),
     ]);
     expect(calls).toEqual([['1', '3'], ['2']]);
   });
 
-  it('should send a full batch at once and start another', async () => {
+  it('should send a full batch and the rest in another', async () => {
     const { calls, send } = recordingSender();
     const batches = new ClickAdmissionBatches(send, () => '');
     const records = Array.from({ length: MAX_CLICKS_PER_BATCH + 1 }, (_, index) => String(index));
-    const pending = records.map((record) => answer(batches, click(record)));
-    expect(calls).toEqual([records.slice(0, MAX_CLICKS_PER_BATCH)]);
-    const answers = await Promise.all(pending);
+    const answers = await Promise.all(records.map((record) => batches.admit(click(record))));
     expect(calls).toEqual([records.slice(0, MAX_CLICKS_PER_BATCH), [String(MAX_CLICKS_PER_BATCH)]]);
     expect(answers.map(([, used]) => used)).toEqual(records.map(Number));
   });
@@ -87,9 +79,9 @@ describe('ClickAdmissionBatches', () => {
       () => '',
     );
     const results = await Promise.allSettled([
-      answer(rejecting, click('1')),
-      answer(rejecting, click('2')),
-      answer(throwing, click('3')),
+      rejecting.admit(click('1')),
+      rejecting.admit(click('2')),
+      throwing.admit(click('3')),
     ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });

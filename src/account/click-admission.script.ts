@@ -152,11 +152,14 @@ function admitOneInMemory(
   return ['counted', counted];
 }
 
-/** The script's keys for a request: both windows' current and previous buckets, quota, stream. */
-export function clickAdmissionKeys(request: ClickAdmissionRequest): string[] {
+/**
+ * The script's keys for a request: both windows' current and previous buckets, quota, stream,
+ * both unique-visitor sets. Appended to `into` when given (a batch's list), else a new list.
+ */
+export function clickAdmissionKeys(request: ClickAdmissionRequest, into: string[] = []): string[] {
   const { keys, nowMs, windowMs } = request;
   const bucket = Math.floor(nowMs / windowMs);
-  return [
+  into.push(
     bucketKeyOf(keys.ipWindow, bucket),
     bucketKeyOf(keys.ipWindow, bucket - 1),
     bucketKeyOf(keys.creatorWindow, bucket),
@@ -165,11 +168,16 @@ export function clickAdmissionKeys(request: ClickAdmissionRequest): string[] {
     keys.stream,
     request.uniqueVisitor.linkKey,
     request.uniqueVisitor.creatorKey,
-  ];
+  );
+  return into;
 }
 
-export function clickAdmissionArgs(request: ClickAdmissionRequest): ScriptArg[] {
-  return [
+/** The script's arguments for a request, appended to `into` like clickAdmissionKeys. */
+export function clickAdmissionArgs(
+  request: ClickAdmissionRequest,
+  into: ScriptArg[] = [],
+): ScriptArg[] {
+  into.push(
     request.nowMs,
     request.windowMs,
     request.ipLimit,
@@ -181,7 +189,8 @@ export function clickAdmissionArgs(request: ClickAdmissionRequest): ScriptArg[] 
     request.record,
     request.uniqueVisitor.hash ?? '',
     request.uniqueVisitor.ttlSeconds,
-  ];
+  );
+  return into;
 }
 
 /**
@@ -195,8 +204,19 @@ export function clickBatchKeysAndArgs(requests: readonly ClickAdmissionRequest[]
   const keys: string[] = [];
   const args: ScriptArg[] = [requests.length];
   for (const request of requests) {
-    keys.push(...clickAdmissionKeys(request));
-    args.push(...clickAdmissionArgs(request));
+    clickAdmissionKeys(request, keys);
+    clickAdmissionArgs(request, args);
   }
   return { keys, args };
+}
+
+/** The batched script's flat reply as each click's verdict and used count, in order. */
+export function batchAnswersOf(
+  reply: readonly (AdmissionVerdict | number)[],
+): [AdmissionVerdict, number][] {
+  const answers: [AdmissionVerdict, number][] = [];
+  for (let at = 0; at < reply.length; at += 2) {
+    answers.push([reply[at] as AdmissionVerdict, reply[at + 1] as number]);
+  }
+  return answers;
 }

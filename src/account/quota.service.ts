@@ -15,8 +15,12 @@ import { AppMetrics } from '../metrics/app-metrics';
 import { billingPeriodOf } from './billing-period';
 import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
-import { answerOf, BatchReply, ClickAdmissionBatches } from './click-admission-batch';
-import { CLICK_BATCH_ADMISSION_SCRIPT, clickBatchKeysAndArgs } from './click-admission.script';
+import { AdmissionAnswer, ClickAdmissionBatches } from './click-admission-batch';
+import {
+  batchAnswersOf,
+  CLICK_BATCH_ADMISSION_SCRIPT,
+  clickBatchKeysAndArgs,
+} from './click-admission.script';
 import { edgeKeysOf, quotaCounterKey } from './edge-keys';
 
 /** Edge redirector limits (SPEC "Edge redirector limits"). */
@@ -119,7 +123,7 @@ export class QuotaService {
       },
     };
     try {
-      let [verdict, used] = await this.runAdmission(request);
+      let [verdict, used] = await this.admissions.admit(request);
       if (verdict === 'quota_missing') {
         // First click of the period on this Redis (or Redis lost its data): seed the counter
         // from PostgreSQL's count, never from zero, then admit for real.
@@ -128,7 +132,7 @@ export class QuotaService {
           environment,
           period.start,
         );
-        [verdict, used] = await this.runAdmission({ ...request, quotaSeed });
+        [verdict, used] = await this.admissions.admit({ ...request, quotaSeed });
         if (verdict === 'quota_missing') return 'unrecorded';
       }
       if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period.id);
@@ -195,18 +199,14 @@ export class QuotaService {
     }
   }
 
-  /** The click joins this turn's batch; its answer is its place in the batch's reply. */
-  private async runAdmission(request: ClickAdmissionRequest): Promise<[AdmissionVerdict, number]> {
-    const ticket = this.admissions.enqueue(request);
-    return answerOf(await ticket.reply, ticket.index);
-  }
-
-  private async sendAdmissions(requests: ClickAdmissionRequest[]): Promise<BatchReply> {
+  private async sendAdmissions(
+    requests: readonly ClickAdmissionRequest[],
+  ): Promise<AdmissionAnswer[]> {
     const sentAtMs = performance.now();
     const { keys, args } = clickBatchKeysAndArgs(requests);
     const reply = await this.store.runScript(CLICK_BATCH_ADMISSION_SCRIPT, keys, args);
     // Only answered calls: a refused or cut call goes to the outage path, timed by nothing.
     this.metrics.observeAdmissionRoundTrip(sentAtMs);
-    return reply;
+    return batchAnswersOf(reply);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { withinDeadline } from '../common/async/within-deadline';
 import { RefreshingValue } from '../common/cache/refreshing-value';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
@@ -130,12 +131,8 @@ export class FxService {
 
   /** The `fx` entry of GET /health; answers from memory if the database is slower than timeoutMs. */
   async checkHealth(timeoutMs: number): Promise<FxHealthCheck> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([this.latest.get().catch(() => null), timeout]);
-    clearTimeout(timer);
+    // Late or failed, the rates held in memory answer.
+    await withinDeadline(this.latest.get(), timeoutMs, 'The FX rates read').catch(() => null);
     const latest = this.latest.peek();
     return classifyFxHealth(
       latest && { validAt: latest.validAt.toISOString(), fetchedAtMs: latest.fetchedAt.getTime() },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { withinDeadline } from '../common/async/within-deadline';
 import { ClickSpool } from '../account/click-spool';
 import { InjectConfig } from '../config/config.module';
 import { HealthConfig } from '../config/env';
@@ -81,30 +82,17 @@ export class HealthService {
     };
   }
 
-  private async withTimeout<T>(work: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), this.config.timeoutMs);
-    });
-    try {
-      return await Promise.race([work(), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  private withTimeout<T>(work: () => Promise<T>): Promise<T> {
+    return withinDeadline(work(), this.config.timeoutMs, 'The dependency');
   }
 
   /** Times one round trip, giving up after the configured timeout. */
   private async probe(roundTrip: () => Promise<unknown>): Promise<DependencyCheck> {
     const startedAt = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), this.config.timeoutMs);
-    });
-    const reachable = await Promise.race([roundTrip(), timeout]).then(
+    const reachable = await this.withTimeout(roundTrip).then(
       () => true,
       () => false,
     );
-    clearTimeout(timer);
     const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
     return {
       status: classifyDependency(reachable, latencyMs, this.config.slowThresholdMs),

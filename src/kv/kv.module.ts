@@ -4,6 +4,7 @@ import { KvConfig, redactUrl } from '../config/env';
 import { KvStore } from './kv-store';
 import { MemoryKvStore } from './memory-kv-store';
 import {
+  BOOT_CONNECT_WAIT_MS,
   createRedisClient,
   createRedisCluster,
   describeCluster,
@@ -12,15 +13,13 @@ import {
 } from './redis-client';
 import { RedisKvStore } from './redis-kv-store';
 
-const CONNECT_WAIT_MS = 2000;
-
 /**
  * Waits briefly for the first connection; boot goes on without it (the store's connection
  * monitor has logged why, and health says so). True when it connected.
  */
 async function waitForReady(redis: RedisClient): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), CONNECT_WAIT_MS);
+    const timer = setTimeout(() => resolve(false), BOOT_CONNECT_WAIT_MS);
     redis.once('ready', () => {
       clearTimeout(timer);
       resolve(true);

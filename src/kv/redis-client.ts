@@ -5,6 +5,11 @@ import type { RedisClusterConfig } from '../config/env';
 export type RedisClient = Redis | Cluster;
 
 const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * How long boot waits for Redis (its first connection, a cluster's first subscription)
+ * before going on without it: the store's connection monitor says why, and health shows it.
+ */
+export const BOOT_CONNECT_WAIT_MS = 2000;
 /** Between reconnection attempts: 200 ms, growing to 2 s. */
 const reconnectDelayMs = (attempt: number): number => Math.min(attempt * 200, 2000);
 

@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import Redis, { Cluster } from 'ioredis';
 import { createHash } from 'node:crypto';
+import { DeadlineExceededError, withinDeadline } from '../common/async/within-deadline';
 import type { KvScript, ScriptArg } from './kv-script';
 import { KvConnectionUsage, KvStore, StreamEntry, StreamGroupInfo } from './kv-store';
-import type { RedisClient } from './redis-client';
+import { BOOT_CONNECT_WAIT_MS, RedisClient } from './redis-client';
 import { ConnectionLog, RedisConnectionMonitor } from './redis-connection-monitor';
 
 /**
@@ -155,8 +156,15 @@ export class RedisKvStore extends KvStore {
     // A single server's client gives up on a queued command after its retry; a cluster's
     // keeps it until the cluster is reachable, so boot is not held for it: past the wait the
     // caller hears why, and the subscription is made when the cluster answers.
-    if (this.subscriber instanceof Cluster) await untilDeadline(subscribed, SUBSCRIBE_WAIT_MS);
-    else await subscribed;
+    if (!(this.subscriber instanceof Cluster)) {
+      await subscribed;
+      return;
+    }
+    await withinDeadline(subscribed, BOOT_CONNECT_WAIT_MS, 'Redis Cluster').catch((error) => {
+      throw error instanceof DeadlineExceededError
+        ? new Error('Redis Cluster not reachable yet: subscribing once it is')
+        : error;
+    });
   }
 
   /**
@@ -308,24 +316,6 @@ function usageOf(client: RedisClient): Omit<KvConnectionUsage, 'client'> {
     offline += offlineQueueLength(node);
   }
   return { isUp, inFlight, offline };
-}
-
-/** How long boot waits for a cluster subscription (the first connection's wait, kv.module.ts). */
-const SUBSCRIBE_WAIT_MS = 2000;
-
-async function untilDeadline(pending: Promise<unknown>, waitMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error('Redis Cluster not reachable yet: subscribing once it is')),
-      waitMs,
-    );
-  });
-  try {
-    await Promise.race([pending, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Stream entries as XREADGROUP/XAUTOCLAIM return them; deleted entries come back as null. */

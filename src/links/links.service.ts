@@ -139,14 +139,10 @@ export class LinksService {
   }
 
   /**
-   * What the edge needs to route a click on a live link, or null. `linkId` is the canonical
-   * spelling (normaliseLinkId): the edge normalises before its caches.
+   * What the edge needs to route clicks on these live links, by id; an unknown or deleted link
+   * has none. Ids are the canonical spelling (normaliseLinkId): the edge normalises before its
+   * caches.
    */
-  async findRoutingRecord(linkId: string): Promise<LinkRoutingRecord | null> {
-    return (await this.findRoutingRecords([linkId])).get(linkId) ?? null;
-  }
-
-  /** The routing records of these links, by id; an unknown or deleted link has none. */
   async findRoutingRecords(linkIds: readonly string[]): Promise<Map<string, LinkRoutingRecord>> {
     const links = await this.links.findLiveRoutingFields(linkIds);
     return new Map(links.map((link) => [link.id, toLinkRoutingRecord(link)]));

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { PlainHistogram } from './plain-histogram';
 
 /** What the edge answered (EdgeAnswer's kinds) and with which status. */
@@ -191,39 +191,6 @@ export class AppMetrics {
 
   countProbeResult(probe: ProbeKind, status: string): void {
     this.probeResults.labels(probe, status).inc();
-  }
-
-  /** Clicks the consumer has written to PostgreSQL, read at each scrape. */
-  readClicksWritten(read: () => number): void {
-    new Counter({
-      name: 'linkpilot_click_consumer_written_total',
-      help: 'Click records this process moved from the streams to PostgreSQL',
-      registers: [this.registry],
-      collect() {
-        // The consumer keeps the running total; the counter shows it as it is.
-        this.reset();
-        this.inc(read());
-      },
-    });
-  }
-
-  /** Age of the FX rates in use (hours; absent when there are none), read at each scrape. */
-  readFxAge(read: () => number | null): void {
-    new Gauge({
-      name: 'linkpilot_fx_rates_age_hours',
-      help: 'Age of the FX rates in use, from the upstream timestamp',
-      registers: [this.registry],
-      collect() {
-        const ageHours = read();
-        if (ageHours === null) {
-          // reset() alone would show 0 (an unlabelled gauge keeps its series): absent instead.
-          this.reset();
-          this.remove();
-        } else {
-          this.set(ageHours);
-        }
-      },
-    });
   }
 
   contentType(): string {

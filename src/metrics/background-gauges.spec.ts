@@ -18,6 +18,7 @@ describe('registerBackgroundGauges', () => {
   let isReachable: boolean;
   let pool: DatabasePool | null;
   let connections: KvConnection[];
+  let fxAgeHours: number | null;
   let registry: Registry;
 
   beforeEach(() => {
@@ -37,6 +38,7 @@ describe('registerBackgroundGauges', () => {
       { client: 'command', isUp: true, inFlight: 3, offline: 0 },
       { client: 'subscriber', isUp: false, inFlight: 0, offline: 1 },
     ];
+    fxAgeHours = 30.5;
     registry = new Registry();
     const sources: BackgroundGaugeSources = {
       clickStreams: {
@@ -46,6 +48,8 @@ describe('registerBackgroundGauges', () => {
       },
       databasePool: () => pool,
       kvConnections: () => connections,
+      clicksWritten: () => 42,
+      fxAgeHours: () => fxAgeHours,
     };
     registerBackgroundGauges(registry, sources, { streamReadTimeoutMs: 50 });
   });
@@ -131,5 +135,14 @@ describe('registerBackgroundGauges', () => {
     connections = [];
     samples = await scrape();
     expect(samples.filter((line) => line.startsWith('linkpilot_redis_'))).toEqual([]);
+  });
+
+  it('should show the clicks written and the FX age, the age absent before any rates', async () => {
+    let samples = await scrape();
+    expect(samples).toContain('linkpilot_click_consumer_written_total 42');
+    expect(samples).toContain('linkpilot_fx_rates_age_hours 30.5');
+    fxAgeHours = null;
+    samples = await scrape();
+    expect(samples.filter((line) => line.startsWith('linkpilot_fx_'))).toEqual([]);
   });
 });

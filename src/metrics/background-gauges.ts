@@ -1,4 +1,5 @@
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { withinDeadline } from '../common/async/within-deadline';
 
 /** A click stream and its consumer group, as the key-value store tells them. */
 export interface ClickStreamState {
@@ -34,16 +35,20 @@ export interface BackgroundGaugeSources {
   /** The pool behind the ORM, or null when there is none (not connected yet). */
   databasePool(): DatabasePool | null;
   kvConnections(): readonly KvConnection[];
+  /** Click records this process's consumer has written to PostgreSQL, a running total. */
+  clicksWritten(): number;
+  /** Age of the FX rates held in memory (hours), null before any are loaded. */
+  fxAgeHours(): number | null;
 }
 
 /** A scrape waits at most this long for the streams; past it, their series are left out. */
 export const STREAM_READ_TIMEOUT_MS = 1000;
 
 /**
- * Gauges of the background work's queues and connections, each computed when scraped: the
- * click streams' length, lag and pending entries (read from the store, all streams at once,
- * one read shared by the three gauges of a scrape), the database pool's connections, and
- * the store's connections and queued commands. Nothing is counted on the hot path. A store
+ * The metrics of the background work, each computed when scraped: the click streams' length,
+ * lag and pending entries (read from the store, all streams at once, one read shared by the
+ * three gauges of a scrape), the database pool's connections, the store's connections and
+ * queued commands, the clicks the consumer wrote and the age of the FX rates. Nothing is counted on the hot path. A store
  * that is lost, fails or is slow to answer leaves the stream series out of that scrape,
  * never the scrape itself.
  */
@@ -90,48 +95,60 @@ export function registerBackgroundGauges(
     (state) => state.group?.pending,
   );
 
-  const poolGauge = (
-    name: string,
-    help: string,
-    labelNames: string[],
-    samples: (pool: DatabasePool) => [Record<string, string>, number][],
-  ): void => {
+  /** An unlabelled gauge, absent while `read` has no value (reset alone would show 0). */
+  const optionalGauge = (name: string, help: string, read: () => number | null): void => {
     new Gauge({
       name,
       help,
-      labelNames,
       registers: [registry],
       collect() {
-        this.reset();
-        // An unlabelled gauge resets to 0: removed, its one series is absent until set.
-        if (labelNames.length === 0) this.remove();
-        const pool = sources.databasePool();
-        if (pool === null) return;
-        for (const [labels, value] of samples(pool)) this.set(labels, value);
+        const value = read();
+        if (value === null) {
+          this.reset();
+          this.remove();
+        } else this.set(value);
       },
     });
   };
-  poolGauge(
-    'linkpilot_db_pool_connections',
-    "Connections of this process's PostgreSQL pool: in_use (by a query or transaction) or idle",
-    ['state'],
-    (pool) => [
-      [{ state: 'in_use' }, pool.totalCount - pool.idleCount],
-      [{ state: 'idle' }, pool.idleCount],
-    ],
-  );
-  poolGauge(
+  new Gauge({
+    name: 'linkpilot_db_pool_connections',
+    help: "Connections of this process's PostgreSQL pool: in_use (by a query or transaction) or idle",
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const pool = sources.databasePool();
+      if (pool === null) return;
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+    },
+  });
+  optionalGauge(
     'linkpilot_db_pool_max_connections',
     "The PostgreSQL pool's bound (DATABASE_POOL_SIZE)",
-    [],
-    (pool) => (pool.options.max === undefined ? [] : [[{}, pool.options.max]]),
+    () => sources.databasePool()?.options.max ?? null,
   );
-  poolGauge(
+  optionalGauge(
     'linkpilot_db_pool_waiting_requests',
     'Queries and transactions waiting for a connection of the PostgreSQL pool',
-    [],
-    (pool) => [[{}, pool.waitingCount]],
+    () => sources.databasePool()?.waitingCount ?? null,
   );
+  // The rates held in memory: a scrape never queries the database.
+  optionalGauge(
+    'linkpilot_fx_rates_age_hours',
+    'Age of the FX rates in use, from the upstream timestamp',
+    () => sources.fxAgeHours(),
+  );
+  new Counter({
+    name: 'linkpilot_click_consumer_written_total',
+    help: 'Click records this process moved from the streams to PostgreSQL',
+    registers: [registry],
+    collect() {
+      // The consumer keeps the running total; the counter shows it as it is.
+      this.reset();
+      this.inc(sources.clicksWritten());
+    },
+  });
 
   new Gauge({
     name: 'linkpilot_redis_connection_up',
@@ -169,23 +186,13 @@ export async function readClickStreams(
   timeoutMs: number,
 ): Promise<[string, ClickStreamState][]> {
   if (!source.isReachable()) return [];
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), timeoutMs);
-  });
   const states = Promise.all(
     source.streams.map(async (stream): Promise<[string, ClickStreamState]> => [
       stream,
       await source.read(stream),
     ]),
   );
-  try {
-    return (await Promise.race([states, deadline])) ?? [];
-  } catch {
-    return [];
-  } finally {
-    clearTimeout(timer);
-  }
+  return withinDeadline(states, timeoutMs, 'The click streams').catch(() => []);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
+import { createTurnBatcher } from '../common/async/turn-batcher';
+import { SingleFlight } from '../common/cache/single-flight';
 import { Clock } from '../common/clock';
 import { normaliseLinkId } from '../common/ids';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
@@ -82,20 +83,18 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
    * Reads under way by link: the clicks that miss a link while it is being read wait for that
    * read (one Redis and PostgreSQL read for a burst of clicks on an uncached link).
    */
-  private readonly reads = new Map<string, Promise<RecordRead>>();
+  private readonly reads = new SingleFlight<string, RecordRead>();
   /**
    * PostgreSQL reads of the links missed in one event-loop turn, as one statement: under a
    * long tail of links (the million-link bench) a third of clicks miss, and a statement per
-   * miss cost PostgreSQL more than the rest of the click. The batch leaves at the end of the
-   * turn, as the click admissions do (no click waits longer for it); DataLoader's own cache is
-   * off (the LRU above is the cache, and a batch never outlives its turn).
+   * miss cost PostgreSQL more than the rest of the click.
    */
-  private readonly databaseReads = new DataLoader<string, LinkRoutingRecord | null>(
+  private readonly databaseReads = createTurnBatcher<string, LinkRoutingRecord | null>(
     async (linkIds) => {
       const found = await this.links.findRoutingRecords(linkIds);
       return linkIds.map((linkId) => found.get(linkId) ?? null);
     },
-    { cache: false, batchScheduleFn: (send) => setImmediate(send), maxBatchSize: 500 },
+    500,
   );
   /** Background reads under way, awaited on shutdown. */
   private readonly refreshes = new Set<Promise<void>>();
@@ -183,35 +182,25 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
    */
   private forget(linkId: string): void {
     this.local.delete(linkId);
-    this.reads.delete(linkId);
+    this.reads.forget(linkId);
   }
 
   /**
    * Redis, else PostgreSQL (then cached in Redis); kept in process either way, unless the link
-   * changed meanwhile. One read per link at a time: a second caller gets the first's.
+   * changed meanwhile (`forget`). One read per link at a time: a second caller gets the first's.
    */
   private read(linkId: string): Promise<RecordRead> {
-    const pending = this.reads.get(linkId);
-    if (pending !== undefined) return pending;
-    const read: Promise<RecordRead> = this.readThrough(linkId).then(
-      (result) => {
-        if (this.reads.get(linkId) === read) {
-          this.reads.delete(linkId);
-          const freshForMs = result.record === null ? MISSING_FRESH_MS : LOCAL_FRESH_MS;
-          this.local.set(linkId, {
-            record: result.record,
-            refreshAtMs: this.clock.nowMs() + freshForMs,
-          });
-        }
-        return result;
-      },
-      (error: unknown) => {
-        if (this.reads.get(linkId) === read) this.reads.delete(linkId);
-        throw error;
-      },
-    );
-    this.reads.set(linkId, read);
-    return read;
+    return this.reads.run(linkId, async (isCurrent) => {
+      const result = await this.readThrough(linkId);
+      if (isCurrent()) {
+        const freshForMs = result.record === null ? MISSING_FRESH_MS : LOCAL_FRESH_MS;
+        this.local.set(linkId, {
+          record: result.record,
+          refreshAtMs: this.clock.nowMs() + freshForMs,
+        });
+      }
+      return result;
+    });
   }
 
   private async readThrough(linkId: string): Promise<RecordRead> {

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { ClickAdmissionRequest } from '../../src/account/click-admission';
-import { answerOf } from '../../src/account/click-admission-batch';
 import {
+  batchAnswersOf,
   CLICK_ADMISSION_SCRIPT,
   CLICK_BATCH_ADMISSION_SCRIPT,
   clickAdmissionArgs,
@@ -340,7 +340,7 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         const batch = pending.splice(0, 1 + Math.floor(random() * 20));
         const { keys, args } = clickBatchKeysAndArgs(batch);
         const reply = await store.runScript(CLICK_BATCH_ADMISSION_SCRIPT, keys, args);
-        for (let index = 0; index < batch.length; index++) batched.push(answerOf(reply, index));
+        batched.push(...batchAnswersOf(reply));
       }
 
       expect(batched).toEqual(oneByOne);

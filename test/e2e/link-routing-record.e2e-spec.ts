@@ -24,8 +24,8 @@ describe('Link routing record read (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  const findRoutingRecord = (linkId: string): Promise<LinkRoutingRecord | null> =>
-    t.app.get(LinksService).findRoutingRecord(linkId);
+  const findRoutingRecord = async (linkId: string): Promise<LinkRoutingRecord | null> =>
+    (await t.app.get(LinksService).findRoutingRecords([linkId])).get(linkId) ?? null;
 
   const routedFields: Partial<LinkEntity> = {
     originalUrl: 'https://www.amazon.com/dp/B000TEST01?ref=x',
@@ -122,5 +122,26 @@ describe('Link routing record read (e2e)', () => {
 
     expect(await findRoutingRecord(id)).toBeNull();
     expect(await findRoutingRecord(ulid())).toBeNull();
+  });
+
+  it('should read several links in one call, each its own, leaving out the deleted and unknown', async () => {
+    const first = await createLink(t.app, { creatorId });
+    const second = await createLink(t.app, {
+      creatorId,
+      originalUrl: 'https://www.amazon.com/dp/B000TEST02',
+    });
+    const deleted = await createLink(t.app, { creatorId, deletedAt: new Date() });
+
+    const records = await t.app
+      .get(LinksService)
+      .findRoutingRecords([first.id, deleted.id, ulid(), second.id]);
+
+    expect([...records.keys()].sort()).toEqual([first.id, second.id].sort());
+    expect(records.get(first.id)).toStrictEqual(
+      toLinkRoutingRecord(await links.findOneByOrFail({ id: first.id })),
+    );
+    expect(records.get(second.id)).toStrictEqual(
+      toLinkRoutingRecord(await links.findOneByOrFail({ id: second.id })),
+    );
   });
 });

@@ -17,6 +17,7 @@ import { createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { edgeVisit } from '../support/edge-visit';
 import { createApiClient } from '../support/api-client';
+import { sampleValue } from '../support/metrics-text';
 import { pollUntil } from '../support/poll';
 import { hasRedisServer, PrivateRedis, startPrivateRedis } from '../support/private-redis';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -39,12 +40,6 @@ const isSkipped = usesPrivateRedis && !hasRedisServer() && process.env.CI === un
 const describeWithPrivateRedis = usesPrivateRedis ? describe : describe.skip;
 
 const CLAIM_IDLE_MS = 100;
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 const linesOf = (text: string, prefix: string): string[] =>
   text.split('\n').filter((line) => line.startsWith(prefix));
@@ -78,20 +73,20 @@ const linesOf = (text: string, prefix: string): string[] =>
   const scrape = async (): Promise<string> =>
     (await request(metricsUrl).get('/metrics').expect(200)).text;
   const streamSample = (text: string, name: string, stream: string): number | undefined =>
-    sample(text, `linkpilot_click_stream_${name}{stream="${stream}"}`);
+    sampleValue(text, `linkpilot_click_stream_${name}{stream="${stream}"}`);
 
   it("should show the PostgreSQL pool's connections within its bound", async () => {
     await t.http.get('/v1/health').expect(200);
     const text = await scrape();
     const max = t.app.get<DatabaseConfig>(configToken('database')).poolSize;
-    expect(sample(text, 'linkpilot_db_pool_max_connections')).toBe(max);
-    const inUse = sample(text, 'linkpilot_db_pool_connections{state="in_use"}') ?? -1;
-    const idle = sample(text, 'linkpilot_db_pool_connections{state="idle"}') ?? -1;
+    expect(sampleValue(text, 'linkpilot_db_pool_max_connections')).toBe(max);
+    const inUse = sampleValue(text, 'linkpilot_db_pool_connections{state="in_use"}') ?? -1;
+    const idle = sampleValue(text, 'linkpilot_db_pool_connections{state="idle"}') ?? -1;
     expect(inUse).toBeGreaterThanOrEqual(0);
     expect(idle).toBeGreaterThanOrEqual(0);
     expect(inUse + idle).toBeGreaterThanOrEqual(1);
     expect(inUse + idle).toBeLessThanOrEqual(max);
-    expect(sample(text, 'linkpilot_db_pool_waiting_requests')).toBe(0);
+    expect(sampleValue(text, 'linkpilot_db_pool_waiting_requests')).toBe(0);
   });
 
   it('should show each Redis client, or none on the in-process store', async () => {
@@ -162,7 +157,7 @@ const linesOf = (text: string, prefix: string): string[] =>
       await redis!.stop();
       const lost = await pollUntil(
         scrape,
-        (text) => sample(text, 'linkpilot_redis_connection_up{client="command"}') === 0,
+        (text) => sampleValue(text, 'linkpilot_redis_connection_up{client="command"}') === 0,
       );
       expect(linesOf(lost, 'linkpilot_click_stream_')).toEqual([]);
       // Known lost, the store is asked nothing: no wait for its timeout.
@@ -170,7 +165,7 @@ const linesOf = (text: string, prefix: string): string[] =>
       const down = await scrape();
       expect(performance.now() - startedAt).toBeLessThan(STREAM_READ_TIMEOUT_MS);
       expect(linesOf(down, 'linkpilot_click_stream_')).toEqual([]);
-      expect(sample(down, 'linkpilot_db_pool_max_connections')).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(down, 'linkpilot_db_pool_max_connections')).toBeGreaterThanOrEqual(1);
 
       await redis!.start();
       // Back, and empty: a killed Redis without persistence lost its streams and their group.
@@ -179,7 +174,7 @@ const linesOf = (text: string, prefix: string): string[] =>
         (text) => streamSample(text, 'length', CLICK_STREAMS[0]) !== undefined,
         { timeoutMs: 15_000, intervalMs: 100 },
       );
-      expect(sample(back, 'linkpilot_redis_connection_up{client="command"}')).toBe(1);
+      expect(sampleValue(back, 'linkpilot_redis_connection_up{client="command"}')).toBe(1);
       for (const stream of CLICK_STREAMS) expect(streamSample(back, 'length', stream)).toBe(0);
     });
   });

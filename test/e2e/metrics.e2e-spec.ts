@@ -3,14 +3,9 @@ import { MetricsServer } from '../../src/metrics/metrics-server';
 import { createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { createApiClient } from '../support/api-client';
+import { sampleValue } from '../support/metrics-text';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('GET /metrics on METRICS_PORT (e2e)', () => {
   let t: TestApp;
@@ -55,22 +50,33 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
     const text = await pollUntil(scrape, (body) =>
       /^linkpilot_probe_results_total\{probe="health",status="\w+"\} 1$/m.test(body),
     );
-    expect(sample(text, 'linkpilot_redirects_total{outcome="redirect",status="302"}')).toBe(2);
-    expect(sample(text, 'linkpilot_redirects_total{outcome="not_found",status="404"}')).toBe(1);
+    expect(sampleValue(text, 'linkpilot_redirects_total{outcome="redirect",status="302"}')).toBe(2);
+    expect(sampleValue(text, 'linkpilot_redirects_total{outcome="not_found",status="404"}')).toBe(
+      1,
+    );
     expect(
-      sample(text, 'linkpilot_redirects_total{outcome="too_many_requests",status="429"}'),
+      sampleValue(text, 'linkpilot_redirects_total{outcome="too_many_requests",status="429"}'),
     ).toBe(0);
     expect(
-      sample(text, 'linkpilot_http_requests_total{method="POST",route="/v1/links",status="201"}'),
+      sampleValue(
+        text,
+        'linkpilot_http_requests_total{method="POST",route="/v1/links",status="201"}',
+      ),
     ).toBe(1);
     expect(
-      sample(text, 'linkpilot_http_requests_total{method="GET",route="/v1/account",status="200"}'),
+      sampleValue(
+        text,
+        'linkpilot_http_requests_total{method="GET",route="/v1/account",status="200"}',
+      ),
     ).toBe(59);
     expect(
-      sample(text, 'linkpilot_http_requests_total{method="GET",route="/v1/account",status="429"}'),
+      sampleValue(
+        text,
+        'linkpilot_http_requests_total{method="GET",route="/v1/account",status="429"}',
+      ),
     ).toBe(1);
     expect(
-      sample(
+      sampleValue(
         text,
         'linkpilot_http_request_duration_seconds_count{method="GET",route="/v1/account"}',
       ),
@@ -80,7 +86,10 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
     // unless the new link's first probe (running meanwhile) changed it and evicted it: then it
     // is read again from Redis or PostgreSQL. Either way, two lookups, one per click.
     const lookups = (cache: string, source: string) =>
-      sample(text, `linkpilot_edge_cache_lookups_total{cache="${cache}",source="${source}"}`) ?? 0;
+      sampleValue(
+        text,
+        `linkpilot_edge_cache_lookups_total{cache="${cache}",source="${source}"}`,
+      ) ?? 0;
     expect(lookups('link_record', 'database')).toBeGreaterThanOrEqual(1);
     expect(
       lookups('link_record', 'memory') +
@@ -89,25 +98,27 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
     ).toBe(2);
     expect(lookups('creator_profile', 'memory')).toBe(1);
     expect(lookups('creator_profile', 'database')).toBe(1);
-    expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="api"}')).toBe(1);
-    expect(sample(text, 'linkpilot_rate_limit_refusals_total{scope="edge"}')).toBe(0);
-    expect(sample(text, 'linkpilot_probe_results_total{probe="deep_link",status="invalid"}')).toBe(
-      1,
-    );
-    expect(sample(text, 'linkpilot_probe_results_total{probe="health",status="critical"}')).toBe(1);
+    expect(sampleValue(text, 'linkpilot_rate_limit_refusals_total{scope="api"}')).toBe(1);
+    expect(sampleValue(text, 'linkpilot_rate_limit_refusals_total{scope="edge"}')).toBe(0);
+    expect(
+      sampleValue(text, 'linkpilot_probe_results_total{probe="deep_link",status="invalid"}'),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'linkpilot_probe_results_total{probe="health",status="critical"}'),
+    ).toBe(1);
     // Other suites' servers may drain the same Redis streams: the count is there, not exact.
-    expect(sample(text, 'linkpilot_click_consumer_written_total')).toBeGreaterThanOrEqual(0);
+    expect(sampleValue(text, 'linkpilot_click_consumer_written_total')).toBeGreaterThanOrEqual(0);
     // The bundled snapshot (or newer rates a parallel suite stored).
-    expect(sample(text, 'linkpilot_fx_rates_age_hours')).toBeGreaterThanOrEqual(0);
-    expect(sample(text, 'linkpilot_process_cpu_seconds_total')).toBeGreaterThan(0);
-    expect(sample(text, 'linkpilot_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(sampleValue(text, 'linkpilot_fx_rates_age_hours')).toBeGreaterThanOrEqual(0);
+    expect(sampleValue(text, 'linkpilot_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(sampleValue(text, 'linkpilot_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
 
   it('should time redirects and admissions, and count excluded hits by reason', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
     const { linkId } = await createLinkViaApi(createApiClient(t, creator));
     const before = await scrape();
-    const read = (text: string, series: string): number => sample(text, series) ?? 0;
+    const read = (text: string, series: string): number => sampleValue(text, series) ?? 0;
 
     const browser = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0';
     for (let click = 0; click < 3; click++) {

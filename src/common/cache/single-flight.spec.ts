@@ -55,4 +55,28 @@ describe(SingleFlight.name, () => {
     await expect(first).rejects.toThrow('down');
     await expect(second).rejects.toThrow('down');
   });
+
+  it('should start anew after forget, telling the forgotten load it is no longer current', async () => {
+    const flights = new SingleFlight<string, number>();
+    const old = deferred<number>();
+    const seen: boolean[] = [];
+    const first = flights.run('a', async (isCurrent) => {
+      const value = await old.promise;
+      seen.push(isCurrent());
+      return value;
+    });
+    flights.forget('a');
+    const second = flights.run('a', async (isCurrent) => {
+      await Promise.resolve();
+      seen.push(isCurrent());
+      return 2;
+    });
+    old.resolve(1);
+    await expect(Promise.all([first, second])).resolves.toEqual([1, 2]);
+    expect(seen.sort()).toEqual([false, true]);
+    // The forgotten load settling later did not free the newer one's key early, nor keep its own.
+    const third = jest.fn(() => Promise.resolve(3));
+    await expect(flights.run('a', third)).resolves.toBe(3);
+    expect(third).toHaveBeenCalledTimes(1);
+  });
 });
