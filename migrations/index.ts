@@ -8,6 +8,7 @@ import { PlanCapabilities1764150000000 } from './1764150000000-plan-capabilities
 import { RecordEnvironments1764200000000 } from './1764200000000-record-environments';
 import { LinkForwardQuery1764300000000 } from './1764300000000-link-forward-query';
 import { ExcludedHits1764350000000 } from './1764350000000-excluded-hits';
+import { EdgeProfileChanges1764400000000 } from './1764400000000-edge-profile-changes';
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Webhooks1764250000000,
   LinkForwardQuery1764300000000,
   ExcludedHits1764350000000,
+  EdgeProfileChanges1764400000000,
 ];

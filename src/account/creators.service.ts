@@ -26,6 +26,20 @@ export interface CreatorEdgeLimits {
   isHardCap: boolean;
 }
 
+/** A row of the edge-profile change log (`edge_profile_changes`, written by triggers). */
+export interface EdgeProfileChange {
+  id: string;
+  /** Null when a plan changed: every creator's profile. */
+  creatorId: string | null;
+  changedAt: Date;
+}
+
+/** One read of the change log, with the database's time of the read. */
+export interface EdgeProfileChanges {
+  readAt: Date;
+  changes: EdgeProfileChange[];
+}
+
 export interface CreatorChanges {
   planId?: PlanId;
   includedClicksOverride?: number | null;
@@ -95,6 +109,44 @@ export class CreatorsService {
       includedClicks: row.included_clicks,
       isHardCap: row.is_hard_cap,
     }));
+  }
+
+  /**
+   * The edge-profile changes logged after `since` minus `lookBackMs` (after the database's
+   * now minus `lookBackMs` when `since` is null), in one statement that also reads the
+   * database's time. The look-back is the caller's allowance for a change that commits
+   * after its `changed_at`, which is when the statement that made it ran.
+   */
+  async readEdgeProfileChanges(
+    since: Date | null,
+    lookBackMs: number,
+  ): Promise<EdgeProfileChanges> {
+    const rows: {
+      read_at: Date;
+      id: string | null;
+      creator_id: string | null;
+      changed_at: Date | null;
+    }[] = await this.creators.manager.query(
+      `SELECT now() AS read_at, l.id, l.creator_id, l.changed_at
+         FROM (SELECT COALESCE($1::timestamptz, now()) - $2 * interval '1 millisecond' AS after) AS t
+         LEFT JOIN edge_profile_changes l ON l.changed_at > t.after
+        ORDER BY l.id`,
+      [since, lookBackMs],
+    );
+    const changes: EdgeProfileChange[] = [];
+    for (const row of rows) {
+      if (row.id === null || row.changed_at === null) continue; // the row of an empty join
+      changes.push({ id: row.id, creatorId: row.creator_id, changedAt: row.changed_at });
+    }
+    return { readAt: rows[0].read_at, changes };
+  }
+
+  /** Deletes the change log's rows older than `ageMs`: readers look back seconds, not hours. */
+  async pruneEdgeProfileChanges(ageMs: number): Promise<void> {
+    await this.creators.manager.query(
+      `DELETE FROM edge_profile_changes WHERE changed_at < now() - $1 * interval '1 millisecond'`,
+      [ageMs],
+    );
   }
 
   async findWithPlanOrThrow(creatorId: string): Promise<CreatorWithPlan> {

@@ -1,8 +1,10 @@
 import { DataSource } from 'typeorm';
 import { CreatorsService } from '../../src/account/creators.service';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
+import { NetworkAccountsService } from '../../src/networks/network-accounts.service';
 import { CreatorEdgeProfilesService } from '../../src/redirect/creator-edge-profiles.service';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
+import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
 
@@ -244,13 +246,133 @@ describe('Edge redirector (e2e)', () => {
     await profiles.refreshInUse();
     expect(profiles.find(creator.creatorId)).toBe(before);
     await t.app.get(CreatorsService).update(creator.creatorId, { includedClicksOverride: 12_345 });
-    // A refresh reads the creators clicked since the last one: the service's own one-second
-    // pass may have run since the lookup above, so the creator is looked up (clicked) again.
-    void profiles.find(creator.creatorId);
-    await profiles.refreshInUse();
+    // The change log names the creator: this pass reads it, unless the service's own
+    // one-second pass already has (this one waits for a pass under way).
+    await profiles.refreshChanged();
     const after = profiles.find(creator.creatorId);
     expect(after).not.toBe(before);
     expect(after).toMatchObject({ includedClicks: 12_345 });
+  });
+
+  describe('profile refresh from the change log', () => {
+    const profiles = () => t.app.get(CreatorEdgeProfilesService);
+    const profileOf = async (creator: TestCreator) => profiles().find(creator.creatorId);
+    /** A creator whose profile is cached, and one of its links. */
+    const cachedCreator = async () => {
+      const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const link = await createLink(creator, { originalUrl: AMAZON_URL, visitorCountry: 'US' });
+      expect((await click(link.linkId)).status).toBe(302);
+      return { creator, link };
+    };
+    /**
+     * Stops the test clock and runs the once-a-minute pass (creators clicked since the last
+     * one): until the clock moves, the service's own passes read only what the change log
+     * names, so a profile a test finds changed was read because of the log.
+     */
+    const holdInUsePasses = async () => {
+      clock.freezeAt(Date.now());
+      await profiles().refreshInUse();
+    };
+    /** Every creator id the account module's edge read is asked for while `work` runs. */
+    const creatorsReadDuring = async (work: () => Promise<void>) => {
+      const read = jest.spyOn(t.app.get(CreatorsService), 'readEdgeLimits');
+      try {
+        await work();
+        return read.mock.calls.flatMap(([creatorIds]) => creatorIds);
+      } finally {
+        read.mockRestore();
+      }
+    };
+
+    it('should apply a plan change to a creator not clicked since, at the next pass', async () => {
+      const { creator } = await cachedCreator();
+      await holdInUsePasses();
+      expect(await profileOf(creator)).toMatchObject({ isHardCap: false });
+      await t.app.get(CreatorsService).update(creator.creatorId, { planId: 'free' });
+      await profiles().refreshChanged();
+      expect(await profileOf(creator)).toMatchObject({ isHardCap: true });
+    });
+
+    it('should apply network accounts set and deleted, by the service or raw SQL', async () => {
+      const { creator } = await cachedCreator();
+      await holdInUsePasses();
+      const accounts = t.app.get(NetworkAccountsService);
+      await accounts.set(creator.creatorId, 'awin', 'awin-changed');
+      await t.app
+        .get(DataSource)
+        .query(`DELETE FROM network_accounts WHERE creator_id = $1 AND network_id = 'cj'`, [
+          creator.creatorId,
+        ]);
+      await profiles().refreshChanged();
+      const changed = await profileOf(creator);
+      expect(changed?.affiliateIds).toMatchObject({ awin: 'awin-changed' });
+      expect(changed?.affiliateIds.cj).toBeUndefined();
+
+      await accounts.set(creator.creatorId, 'cj', 'cj-new');
+      await accounts.remove(creator.creatorId, 'impact');
+      await profiles().refreshChanged();
+      const added = await profileOf(creator);
+      expect(added?.affiliateIds).toMatchObject({ awin: 'awin-changed', cj: 'cj-new' });
+      expect(added?.affiliateIds.impact).toBeUndefined();
+    });
+
+    it('should read every cached creator again after a plan row changes', async () => {
+      const { creator } = await cachedCreator();
+      await holdInUsePasses();
+      const read = await creatorsReadDuring(async () => {
+        // Changed and put back in one transaction: logged, but no other suite on this
+        // database ever sees the plan changed.
+        await t.app.get(DataSource).transaction(async (manager) => {
+          await manager.query(
+            `UPDATE plans SET included_clicks = included_clicks + 1 WHERE id = 'publisher'`,
+          );
+          await manager.query(
+            `UPDATE plans SET included_clicks = included_clicks - 1 WHERE id = 'publisher'`,
+          );
+        });
+        await profiles().refreshChanged();
+      });
+      expect(read).toContain(creator.creatorId);
+    });
+
+    it('should read no creator in a pass when nothing changed, clicked or not', async () => {
+      const { creator, link } = await cachedCreator();
+      await holdInUsePasses();
+      expect((await click(link.linkId)).status).toBe(302);
+      // Changes made before (earlier tests) are read by this pass, not the measured ones.
+      await profiles().refreshChanged();
+      const read = await creatorsReadDuring(async () => {
+        await profiles().refreshChanged();
+        await profiles().refreshChanged();
+      });
+      expect(read).toEqual([]);
+      expect(await profileOf(creator)).not.toBeNull();
+    });
+
+    it('should read the creators clicked once a minute, so a change the log missed arrives', async () => {
+      const { creator, link } = await cachedCreator();
+      await holdInUsePasses();
+      const includedClicks = (await profileOf(creator))?.includedClicks;
+      // A change whose log rows are deleted before it commits: no pass ever sees them.
+      await t.app.get(DataSource).transaction(async (manager) => {
+        await manager.query(`UPDATE creators SET included_clicks_override = 4321 WHERE id = $1`, [
+          creator.creatorId,
+        ]);
+        await manager.query(`DELETE FROM edge_profile_changes WHERE creator_id = $1`, [
+          creator.creatorId,
+        ]);
+      });
+      expect((await click(link.linkId)).status).toBe(302);
+      await profiles().refreshChanged();
+      expect(await profileOf(creator)).toMatchObject({ includedClicks });
+      // A minute on the service's clock: its own timer runs the pass of the creators clicked.
+      clock.advance(60_000);
+      const refreshed = await pollUntil(
+        () => profileOf(creator),
+        (profile) => profile?.includedClicks === 4321,
+      );
+      expect(refreshed).toMatchObject({ includedClicks: 4321 });
+    });
   });
 
   it('should count a paid creator’s clicks over quota as overage', async () => {
