@@ -11,6 +11,10 @@
  * `--profile large` (or BENCH_PROFILE=large): a million links of 10,000 creators, visited
  * Zipf-distributed (large-profile.js), with each cache level's hit rate and the server's peak
  * RSS; its own database and Redis database; writes bench/results/large-latest.json.
+ *
+ * BENCH_INSTRUCTIONS=1: the server and the ceiling run under valgrind's callgrind and each
+ * round reports instructions per request (instruction-counter.js): steady where CPU seconds on
+ * this VM are not, for comparing two commits. Rates and latencies mean nothing in this mode.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,6 +23,7 @@ const path = require('node:path');
 const { runLoad, serialiseRequest } = require('./load-generator');
 const { largeProfile, zipfLinkPaths } = require('./large-profile');
 const { zipfSampler } = require('./zipf');
+const { underCallgrind, countInstructions } = require('./instruction-counter');
 const { scrapeCacheLookups, cacheHitRates, scrapeMemory, peakRssMiB } = require('./server-probes');
 const { Client } = require('pg');
 const Redis = require('ioredis');
@@ -43,14 +48,16 @@ const DB_URL =
   process.env.BENCH_DATABASE_URL ??
   `postgresql://postgres@127.0.0.1:5432/${IS_LARGE ? 'linkpilot_bench_large' : 'linkpilot_bench'}`;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? `redis://127.0.0.1:6379/${IS_LARGE ? 10 : 9}`;
+const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === '1';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The large profile warms up longer: its caches start empty and fill from the visits.
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? (IS_LARGE ? 30 : 3));
+// Under callgrind the server runs ~50 times slower: the JIT needs as many requests as natively.
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? (IS_LARGE || INSTRUCTIONS ? 30 : 3));
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 // After the rounds, the redirect and the ceiling at this fixed request rate (open loop), for
 // the latency below saturation; 0 leaves it out.
-const FIXED_RATE = Number(process.env.BENCH_FIXED_RATE ?? 10_000);
+const FIXED_RATE = INSTRUCTIONS ? 0 : Number(process.env.BENCH_FIXED_RATE ?? 10_000);
 // Extra node flags for the server, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONNECTIONS = 50;
@@ -78,6 +85,9 @@ const hasTaskset = (() => {
 })();
 const pinned = (core, command, args) =>
   hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+/** A server process (the service or the ceiling) on core 0, under callgrind in that mode. */
+const serverProcess = (command, args) =>
+  pinned(0, ...(INSTRUCTIONS ? underCallgrind(command, args) : [command, args]));
 
 const PRODUCT_URLS = [
   'https://www.amazon.com/Apple-AirPods-Pro-2nd-Generation/dp/B0BDHWDR12/ref=sr_1_3',
@@ -183,7 +193,7 @@ const serviceEnv = () => ({
 
 /** The service under test, all on core 0: the edge server and its click workers (nice 19). */
 function startService() {
-  const [command, args] = pinned(0, process.execPath, [
+  const [command, args] = serverProcess(process.execPath, [
     ...SERVER_NODE_ARGS,
     path.join(root, 'dist/main.js'),
   ]);
@@ -276,12 +286,17 @@ function clickCpuMeter(service) {
   };
 }
 
-/** Runs the load and adds the CPU the given processes spent per request, in microseconds. */
-async function measured(pids, run) {
+/**
+ * Runs the load and adds the CPU the given processes spent per request, in microseconds, and
+ * under BENCH_INSTRUCTIONS=1 the first one's instructions per request (`host`: its HOST variable).
+ */
+async function measured(pids, run, host) {
   const before = cpuSecondsOf(pids);
   const coresBefore = coreTicks();
   const loadGeneratorBefore = process.cpuUsage();
+  const instructionsSince = INSTRUCTIONS ? countInstructions(pids[0], host) : null;
   const round = summarise(await run());
+  const instructions = instructionsSince?.() ?? null;
   const loadGenerator = process.cpuUsage(loadGeneratorBefore);
   const coresBusyPercent = coreBusyPercent(coresBefore, coreTicks());
   const after = cpuSecondsOf(pids);
@@ -289,16 +304,45 @@ async function measured(pids, run) {
   console.log(
     `bench:   ${round.requestsPerSecond} req/s, p99 ${round.latencyP99Ms} ms; cores busy: ${coresBusyPercent.map((busy, core) => `core ${core} ${busy}%`).join(', ')}`,
   );
+  if (instructions !== null) {
+    console.log(
+      `bench:   ${perRequest(instructions.all)} instructions per request (main thread ${perRequest(instructions.mainThread)})`,
+    );
+  }
   return {
     ...round,
     coresBusyPercent,
+    instructionsPerRequest:
+      instructions === null
+        ? null
+        : { all: perRequest(instructions.all), mainThread: perRequest(instructions.mainThread) },
     cpuUsPerRequest: before === null || after === null ? null : perRequest((after - before) * 1e6),
     loadGeneratorCpuUsPerRequest: perRequest(loadGenerator.user + loadGenerator.system),
   };
 }
 
+/**
+ * Under callgrind a warm-up of seconds is a few thousand requests, and the JIT is still
+ * compiling (compiler threads counted too): load in 15 s steps until three steps in a row count
+ * within 4% of each other per request, at most 40 steps.
+ */
+async function warmUntilSteady(port, host, pid, lists) {
+  const counts = [];
+  for (let step = 1; step <= 40; step++) {
+    const since = countInstructions(pid, host);
+    const { requests } = await load(port, lists, 15);
+    counts.push(since().all / Math.max(1, requests));
+    console.log(
+      `bench:   warming port ${port}: ${Math.round(counts.at(-1))} instructions per request`,
+    );
+    const lastThree = counts.slice(-3);
+    if (lastThree.length === 3 && Math.max(...lastThree) / Math.min(...lastThree) < 1.04) return;
+  }
+  console.log(`bench:   port ${port} not steady after 40 steps; measuring anyway`);
+}
+
 async function waitForHealth(port) {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < (INSTRUCTIONS ? 1_500 : 100); i++) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/v1/health`);
       if (response.ok) return;
@@ -402,7 +446,7 @@ const coreBusyPercent = (before, after) =>
 
 function startCeiling() {
   const source = `require('node:http').createServer((q, s) => { s.writeHead(302, { location: 'https://www.amazon.com/dp/B0BDHWDR12', 'cache-control': 'private, no-store' }); s.end(); }).listen(${CEILING_PORT}, '127.0.0.1');`;
-  const [command, args] = pinned(0, process.execPath, ['-e', source]);
+  const [command, args] = serverProcess(process.execPath, ['-e', source]);
   return spawn(command, args, { stdio: 'inherit' });
 }
 
@@ -543,7 +587,11 @@ async function main() {
       `bench: ${PROFILE} profile, ${creatorIds.length} creators, ${linkCount} links; warming up ${WARMUP_S}s`,
     );
     const ceilingServer = startCeiling();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Listening within half a second natively; under callgrind it takes seconds.
+    for (let waited = 0; waited < (INSTRUCTIONS ? 60_000 : 500); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (ceilingServer.exitCode !== null || (await isPortTaken(CEILING_PORT))) break;
+    }
     // A ceiling that could not listen (a stale one on the port) would measure the wrong server.
     if (ceilingServer.exitCode !== null) {
       throw new Error(`the ceiling server exited (is port ${CEILING_PORT} taken?)`);
@@ -552,6 +600,10 @@ async function main() {
     const lookupsAtStart = await scrapeLookups();
     await load(PORT, lists, WARMUP_S);
     await load(CEILING_PORT, lists, WARMUP_S);
+    if (INSTRUCTIONS) {
+      await warmUntilSteady(PORT, serviceEnv().HOST, service.serverPid, lists);
+      await warmUntilSteady(CEILING_PORT, process.env.HOST, ceilingServer.pid, lists);
+    }
     // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
     // machine the load generator shares a core with PostgreSQL and Redis, and one run of
     // either can be off by a quarter.
@@ -566,8 +618,10 @@ async function main() {
       const countedBefore = await countCountedClicks(creatorIds);
       const lookupsBefore = await scrapeLookups();
       const meter = clickCpuMeter(service);
-      const redirectRound = await measured([service.serverPid], () =>
-        load(PORT, lists, DURATION_S),
+      const redirectRound = await measured(
+        [service.serverPid],
+        () => load(PORT, lists, DURATION_S),
+        serviceEnv().HOST,
       );
       const stoppedAt = Date.now();
       const lookupsAfter = await scrapeLookups();
@@ -584,8 +638,10 @@ async function main() {
       // From the start of the load until its clicks were all stored.
       const cpuUsPerClick = meter(counted - countedBefore);
       if (inDatabase !== counted) break;
-      const ceilingRound = await measured([ceilingServer.pid], () =>
-        load(CEILING_PORT, lists, DURATION_S),
+      const ceilingRound = await measured(
+        [ceilingServer.pid],
+        () => load(CEILING_PORT, lists, DURATION_S),
+        process.env.HOST,
       );
       rounds.push({
         redirect: redirectRound,
@@ -662,6 +718,17 @@ async function main() {
       ceiling,
       ratioToCeiling: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),
       // The server's CPU per click against the bare server's per request: steadier than req/s.
+      // Under BENCH_INSTRUCTIONS=1: the redirect's instructions per request against the bare
+      // server's, every thread of each process (medians of the rounds).
+      instructionsPerRequest: INSTRUCTIONS
+        ? {
+            redirect: median(rounds.map((r) => r.redirect.instructionsPerRequest.all)),
+            ceiling: median(rounds.map((r) => r.ceiling.instructionsPerRequest.all)),
+            redirectMainThread: median(
+              rounds.map((r) => r.redirect.instructionsPerRequest.mainThread),
+            ),
+          }
+        : undefined,
       cpuPerRequestToCeiling:
         redirect.cpuUsPerRequest === null || ceiling.cpuUsPerRequest === null
           ? null
@@ -674,6 +741,12 @@ async function main() {
         redirectCoresBusyPercent: r.redirect.coresBusyPercent,
         ceilingCoresBusyPercent: r.ceiling.coresBusyPercent,
         redirectCpuUs: r.redirect.cpuUsPerRequest,
+        ...(INSTRUCTIONS
+          ? {
+              redirectInstructions: r.redirect.instructionsPerRequest,
+              ceilingInstructions: r.ceiling.instructionsPerRequest,
+            }
+          : {}),
         ceilingCpuUs: r.ceiling.cpuUsPerRequest,
         cpuUsPerClick: {
           ...r.cpuUsPerClick,
