@@ -33,6 +33,9 @@ function underCallgrind(command, args) {
       '--instr-atstart=no',
       // V8 writes and rewrites machine code in its heap: valgrind must notice every change.
       '--smc-check=all-non-file',
+      // valgrind runs one thread at a time; without fair turns V8's compiler threads starve,
+      // and the JIT takes many minutes of load to reach its steady code.
+      '--fair-sched=yes',
       // No output file is needed (the counts are read live); this keeps /tmp clean.
       '--callgrind-out-file=/dev/null',
       command,

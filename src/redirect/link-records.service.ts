@@ -96,8 +96,8 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
     },
     500,
   );
-  /** Background reads under way, awaited on shutdown. */
-  private readonly refreshes = new Set<Promise<void>>();
+  /** Background reads and Redis copies under way, awaited on shutdown. */
+  private readonly inBackground = new Set<Promise<void>>();
 
   constructor(
     private readonly store: KvStore,
@@ -127,7 +127,7 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.refreshes);
+    await Promise.all(this.inBackground);
   }
 
   /**
@@ -172,8 +172,8 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
           );
         },
       )
-      .finally(() => this.refreshes.delete(refresh));
-    this.refreshes.add(refresh);
+      .finally(() => this.inBackground.delete(refresh));
+    this.inBackground.add(refresh);
   }
 
   /**
@@ -216,10 +216,20 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
 
   private async fromDatabase(linkId: string): Promise<LinkRoutingRecord | null> {
     const record = await this.databaseReads.load(linkId);
-    if (record === null) return null;
-    await this.store
-      .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
-      .catch(() => undefined);
+    if (record !== null) this.keepInRedis(linkId, record);
     return record;
+  }
+
+  /**
+   * Copies a record read from PostgreSQL to Redis for the other nodes (and this one after an
+   * eviction), without the click waiting for it: the click has its record, and a copy that
+   * fails to land costs a later miss one more PostgreSQL read, nothing else. Awaited on shutdown.
+   */
+  private keepInRedis(linkId: string, record: LinkRoutingRecord): void {
+    const write: Promise<void> = this.store
+      .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
+      .catch(() => undefined)
+      .finally(() => this.inBackground.delete(write));
+    this.inBackground.add(write);
   }
 }
