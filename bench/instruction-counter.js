@@ -13,7 +13,8 @@
  */
 const { execFileSync } = require('node:child_process');
 
-const hasCallgrind = (() => {
+/** Asked only in this mode: a plain bench run starts no valgrind. */
+function hasCallgrind() {
   try {
     execFileSync('valgrind', ['--version']);
     execFileSync('callgrind_control', ['--version']);
@@ -21,11 +22,11 @@ const hasCallgrind = (() => {
   } catch {
     return false;
   }
-})();
+}
 
 /** The command and arguments that run `command args` under callgrind, counting nothing yet. */
 function underCallgrind(command, args) {
-  if (!hasCallgrind) throw new Error('BENCH_INSTRUCTIONS=1 needs valgrind (callgrind_control)');
+  if (!hasCallgrind()) throw new Error('BENCH_INSTRUCTIONS=1 needs valgrind (callgrind_control)');
   return [
     'valgrind',
     [

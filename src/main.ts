@@ -17,8 +17,13 @@ import { openDatabase } from './database/open-database';
  * the million-link bench. Twice what survived keeps it at 491 MiB, with no loss of throughput
  * there (README "Benchmark"). V8 reads the factor each time it sets the next limit, so setting
  * it here, first thing, covers every way the server is started (npm start, start:prod, Docker).
+ * An operator's own value, given as a node flag, is left as given (node refuses V8 flags such
+ * as this one in NODE_OPTIONS).
  */
-setFlagsFromString('--heap-growing-percent=100');
+const HEAP_GROWING_FLAG = '--heap-growing-percent';
+if (!process.execArgv.some((flag) => flag.startsWith(HEAP_GROWING_FLAG))) {
+  setFlagsFromString(`${HEAP_GROWING_FLAG}=100`);
+}
 
 /** A stopping process exits by then, finished or not (orchestrators kill at 30 s by default). */
 const SHUTDOWN_DEADLINE_MS = 10_000;

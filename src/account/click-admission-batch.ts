@@ -16,12 +16,12 @@ export type AdmissionAnswer = [AdmissionVerdict, number];
 export const MAX_CLICKS_PER_BATCH = 16;
 
 /**
- * Gathers the click admissions of one event-loop turn into one script call per group (one
- * Redis round trip for the turn's clicks instead of one per click): under load a turn parses
- * many requests, and each script call costs the redirect a command object, a promise and a
- * reply of its own, and costs Redis a script invocation. Each group's clicks leave together
- * at the end of the turn (createTurnBatcher), in their order, and the script admits them one
- * after the other exactly as separate calls would. Every click shares its batch's fate: a
+ * Gathers the click admissions of one event-loop turn into script calls per group, at most
+ * MAX_CLICKS_PER_BATCH clicks each (one round trip for up to that many clicks instead of one
+ * per click): under load a turn parses many requests, and each script call costs the redirect
+ * a command object, a promise and a reply of its own, and costs Redis a script invocation.
+ * Each group's clicks leave together at the end of the turn (createTurnBatcher), in their
+ * order, and the script admits them one after the other exactly as separate calls would. Every click shares its batch's fate: a
  * failed call fails each of them (and each then takes the outage path on its own).
  *
  * Why not ioredis's pipelines (or its `enableAutoPipelining`): a Pipeline object keeps its

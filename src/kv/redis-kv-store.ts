@@ -72,9 +72,9 @@ export class RedisKvStore extends KvStore {
   /**
    * EVALSHA, and EVAL when Redis answers NOSCRIPT (a restarted or flushed Redis), which
    * caches the script again. Not `async`, and sent as one flat argument list: the click
-   * admissions (one call per event-loop turn, click-admission-batch.ts) are the redirect's
-   * hot command. On a cluster both go to the node of the keys' slot,
-   * so each node caches the scripts it is sent on its first NOSCRIPT.
+   * admissions (calls of up to 16 clicks, click-admission-batch.ts) are the redirect's hot
+   * command. On a cluster both go to the node of the keys' slot, so each node caches the
+   * scripts it is sent on its first NOSCRIPT.
    */
   runScript<Reply>(
     script: KvScript<Reply>,

@@ -48,9 +48,9 @@ export const STREAM_READ_TIMEOUT_MS = 1000;
  * The metrics of the background work, each computed when scraped: the click streams' length,
  * lag and pending entries (read from the store, all streams at once, one read shared by the
  * three gauges of a scrape), the database pool's connections, the store's connections and
- * queued commands, the clicks the consumer wrote and the age of the FX rates. Nothing is counted on the hot path. A store
- * that is lost, fails or is slow to answer leaves the stream series out of that scrape,
- * never the scrape itself.
+ * queued commands, the clicks the consumer wrote and the age of the FX rates. Nothing is
+ * counted on the hot path. A store that is lost, fails or is slow to answer leaves the stream
+ * series out of that scrape, never the scrape itself.
  */
 export function registerBackgroundGauges(
   registry: Registry,

@@ -161,8 +161,8 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
    */
   private refreshInBackground(linkId: string, stale: LocalRecord): void {
     stale.refreshAtMs = this.clock.nowMs() + REFRESH_RETRY_MS;
-    const refresh: Promise<void> = this.read(linkId)
-      .then(
+    this.runInBackground(
+      this.read(linkId).then(
         () => undefined,
         (error: unknown) => {
           this.refreshWarnings.warn(
@@ -171,9 +171,14 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
             error,
           );
         },
-      )
-      .finally(() => this.inBackground.delete(refresh));
-    this.inBackground.add(refresh);
+      ),
+    );
+  }
+
+  /** Work no click waits for, awaited on shutdown; `work` handles its own failure. */
+  private runInBackground(work: Promise<void>): void {
+    const tracked = work.finally(() => this.inBackground.delete(tracked));
+    this.inBackground.add(tracked);
   }
 
   /**
@@ -226,10 +231,10 @@ export class LinkRecordsService implements OnModuleInit, OnModuleDestroy {
    * fails to land costs a later miss one more PostgreSQL read, nothing else. Awaited on shutdown.
    */
   private keepInRedis(linkId: string, record: LinkRoutingRecord): void {
-    const write: Promise<void> = this.store
-      .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
-      .catch(() => undefined)
-      .finally(() => this.inBackground.delete(write));
-    this.inBackground.add(write);
+    this.runInBackground(
+      this.store
+        .setString(linkRecordCacheKey(linkId), JSON.stringify(record), REDIS_TTL_SECONDS)
+        .catch(() => undefined),
+    );
   }
 }
