@@ -1,7 +1,7 @@
 import * as dns from 'node:dns';
 import { isIP, Socket } from 'node:net';
 import { buildConnector } from 'undici';
-import { isForbiddenTarget } from './rules/is-forbidden-target';
+import { isForbiddenTarget } from '../common/net/is-forbidden-target';
 
 /*
  * The SSRF guard of outgoing requests (README "Link probes"), shared by the probes and the

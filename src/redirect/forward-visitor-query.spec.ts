@@ -39,6 +39,26 @@ describe(forwardVisitorQuery.name, () => {
     ['a mix: only the new one', 'tag=x&color=red&utm_medium=y', `${ROUTED}&color=red`],
     ['an encoded value, kept encoded', 'q=caf%C3%A9+latte', `${ROUTED}&q=caf%C3%A9+latte`],
     ['an empty name, dropped', '=x&a=1', `${ROUTED}&a=1`],
+    ['a plain name with digits, _ and -', 'ref_id-2=x', `${ROUTED}&ref_id-2=x`],
+    ...[
+      '%20tag=evil',
+      'tag%20=evil',
+      'tag[]=evil',
+      'tag%5B%5D=evil',
+      'tag.=evil',
+      'tag%00=evil',
+      'tag%09=evil',
+      'aff.id=evil',
+      'affiliate.id=evil',
+      'affiliate_id[]=evil',
+      'utm.source=evil',
+      'AFF_ID[0]=evil',
+      'caf%C3%A9=x',
+    ].map((query): [string, string, string] => [
+      `${query}, a name that is not plain, never`,
+      query,
+      ROUTED,
+    ]),
   ])('should forward %s', (_name, query, expected) => {
     expect(forwardVisitorQuery(ROUTED, query)).toBe(expected);
   });
@@ -61,6 +81,7 @@ describe(forwardVisitorQuery.name, () => {
           (name) => !routed.searchParams.has(name),
         );
         expect(added.filter((name) => PROTECTED_QUERY_PARAMS.has(name.toLowerCase()))).toEqual([]);
+        expect(added.filter((name) => !/^[A-Za-z0-9_-]+$/.test(name))).toEqual([]);
         expect(forwarded.href.startsWith(ROUTED)).toBe(true);
       }),
     );

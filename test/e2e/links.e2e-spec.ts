@@ -278,6 +278,18 @@ describe('Links (e2e)', () => {
           'originalUrl',
           'credentials',
         ],
+        ...[
+          'https://169.254.169.254/latest/meta-data/',
+          'https://10.0.0.1/x',
+          'https://2130706433/x',
+          'https://0x7f.0.0.1/x',
+          'https://[::ffff:192.168.0.1]/x',
+        ].map((originalUrl): [string, LinkRequest, string, string] => [
+          `originalUrl is ${originalUrl}, not a public address`,
+          { originalUrl },
+          'originalUrl',
+          'must not point to a private',
+        ]),
         ['title is empty', { title: '' }, 'title', 'title'],
         ['title has 301 characters', { title: 't'.repeat(301) }, 'title', '300'],
         ['title is a number', { title: 7 }, 'title', 'string'],

@@ -39,6 +39,27 @@ describe('Query forwarding (e2e)', () => {
     expect(forwarded.href.startsWith(plain.href)).toBe(true);
   });
 
+  it('should drop every name that is not plain, so no loose parser reads a protected one', async () => {
+    const link = await createLinkViaApi(api, { originalUrl: buildAmazonUrl(), forwardQuery: true });
+    const plain = await visit(`/r/${link.linkId}`);
+    const spellings = [
+      '%20tag',
+      'tag[]',
+      'tag.',
+      'tag%00',
+      'aff.id',
+      'affiliate.id',
+      'affiliate_id[]',
+      'utm.source',
+    ];
+
+    const forwarded = await visit(
+      `/r/${link.linkId}?${spellings.map((name) => `${name}=evil`).join('&')}&color=red`,
+    );
+
+    expect(forwarded.href).toBe(`${plain.href}&color=red`);
+  });
+
   it('should ignore the visitor query of a link that does not forward, until PATCH turns it on', async () => {
     const link = await createLinkViaApi(api, { originalUrl: buildAmazonUrl() });
     expect(link.forwardQuery).toBe(false);

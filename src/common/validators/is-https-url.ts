@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isForbiddenTarget } from '../net/is-forbidden-target';
 
 export const MAX_URL_LENGTH = 4096;
 
@@ -29,11 +30,29 @@ export function describeHttpsUrlProblem(value: unknown): string | null {
   }
   if (url.protocol !== 'https:') return 'must use https';
   if (url.username !== '' || url.password !== '') return 'must not carry credentials';
-  if (!url.hostname.includes('.')) return 'must name a public host';
+  const ipLiteral = ipLiteralOf(url.hostname);
+  if (ipLiteral !== null) {
+    if (isForbiddenTarget(ipLiteral)) {
+      return 'must not point to a private, loopback, link-local or otherwise non-public address';
+    }
+  } else if (!url.hostname.includes('.')) {
+    return 'must name a public host';
+  }
   if (url.href.length > MAX_URL_LENGTH) {
     return `must be at most ${MAX_URL_LENGTH} characters once percent-encoded`;
   }
   return null;
+}
+
+/**
+ * The address a host names literally, or null for a domain name. The WHATWG parser has already
+ * turned every IPv4 spelling (`2130706433`, `0x7f.1`, `0177.0.0.1`) into dotted decimal and
+ * put IPv6 in brackets, so one address-range rule judges both families, the same rule the
+ * probes and webhooks connect by.
+ */
+function ipLiteralOf(hostname: string): string | null {
+  if (hostname.startsWith('[')) return hostname.slice(1, -1);
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) ? hostname : null;
 }
 
 /**
@@ -47,7 +66,8 @@ export function serialiseHttpsUrl(value: unknown): unknown {
 
 /**
  * An absolute https URL of at most 4096 characters (CreateLinkRequest.originalUrl [S]),
- * without control characters, stored in its WHATWG serialisation.
+ * without control characters, to a public host (visitors are sent there: never into an
+ * intranet or a cloud metadata service), stored in its WHATWG serialisation.
  */
 export function IsHttpsUrl(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
