@@ -402,6 +402,12 @@ describe(canonicaliseUrl.name, () => {
       expected: 'https://www.ebay.com/itm/385627914351',
     },
     {
+      rule: 'drops a zero variant selector: no variant, as an empty one',
+      merchantId: 'ebay',
+      input: 'https://www.ebay.com/itm/385627914351?var=0&mkcid=16',
+      expected: 'https://www.ebay.com/itm/385627914351',
+    },
+    {
       rule: 'keeps a kept param at another value',
       merchantId: 'ebay',
       input: 'https://www.ebay.com/itm/385627914351?var=654321&mkcid=16',
