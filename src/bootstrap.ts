@@ -13,11 +13,12 @@ import { AppError } from './common/errors/app-error';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorCode } from './common/errors/error-code';
 import { toValidationDetails } from './common/errors/validation-details';
-import { RefuseNulCharactersPipe } from './common/validators/refuse-nul-characters.pipe';
+import { RefuseMalformedTextPipe } from './common/validators/refuse-malformed-text.pipe';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { answerClientError, answerUndecodablePath } from './common/http/client-errors';
 import { registerHttpHooks } from './common/http/http-hooks';
 import { BODY_LIMIT_BYTES, depthBoundJsonParser } from './common/http/json-body';
+import { parseQueryString } from './common/http/query-string';
 import { ShutdownGate } from './common/http/shutdown-gate';
 import { compileTrustProxy } from './common/http/trust-proxy';
 import { AppConfig } from './config/env';
@@ -66,7 +67,7 @@ export async function createApp(
     clientErrorHandler: answerClientError,
     frameworkErrors: answerUndecodablePath,
     // Any id, however long, is looked up (and answered 404), not refused by the router.
-    routerOptions: { maxParamLength: 4096 },
+    routerOptions: { maxParamLength: 4096, querystringParser: parseQueryString },
     logger: false,
   });
   registerHttpHooks(adapter.getInstance(), config.http, isTrusted);
@@ -86,7 +87,7 @@ export async function createApp(
   registerProbeRoutes(adapter.getInstance(), app.get(HealthService));
   app.setGlobalPrefix('v1');
   app.useGlobalPipes(
-    new RefuseNulCharactersPipe(),
+    new RefuseMalformedTextPipe(),
     new ValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,

@@ -5,6 +5,7 @@ import type { RecordScope } from '../common/access/auth-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { toValidationDetails } from '../common/errors/validation-details';
+import { findMalformedText, toMalformedTextError } from '../common/validators/malformed-text';
 import { DEFAULT_PAGE_SIZE, paginationMeta } from '../common/pagination';
 import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
@@ -165,9 +166,13 @@ export class LinksService {
   }
 }
 
+/**
+ * The item's originalUrl as its failure echoes it; a lone surrogate as U+FFFD, since strict
+ * JSON parsers refuse the whole 207 over one `\ud800` escape (nothing of it is stored).
+ */
 function originalUrlOf(item: unknown): string | null {
   const value = (item as { originalUrl?: unknown } | null)?.originalUrl;
-  return typeof value === 'string' ? value : null;
+  return typeof value === 'string' ? value.toWellFormed() : null;
 }
 
 async function validateItem(item: unknown): Promise<CreateLinkDto> {
@@ -178,6 +183,9 @@ async function validateItem(item: unknown): Promise<CreateLinkDto> {
       { body: ['must be a create-link request object'] },
     );
   }
+  // The global text rule, for this item alone (BulkCreateLinksDto leaves items to it).
+  const malformed = findMalformedText(item, { isNulRefused: true });
+  if (malformed !== null) throw toMalformedTextError(malformed, 'link', 'body');
   const dto = plainToInstance(CreateLinkDto, item);
   const errors = await validate(dto, ITEM_VALIDATION);
   if (errors.length > 0) {

@@ -1,7 +1,9 @@
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { SerialisedLinkUrls1764100000000 } from '../../migrations/1764100000000-serialised-link-urls';
+import { buildAmazonUrl } from '../factories/api-link.factory';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { createLink } from '../factories/link.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
@@ -198,6 +200,138 @@ describe('Input hardening (e2e)', () => {
     });
   });
 
+  describe('text that is not well-formed Unicode', () => {
+    const amazon = 'https://www.amazon.com/dp/B08N5WRWNW';
+    const postRaw = (path: string, json: string, bytes: number[] = []) => {
+      const [before, after] = json.split('<BYTES>');
+      const body = Buffer.concat([
+        Buffer.from(before),
+        Buffer.from(bytes),
+        Buffer.from(after ?? ''),
+      ]);
+      // Sent as bytes: supertest would serialise a Buffer as JSON.
+      const asIs = (bytes: Buffer) => bytes as unknown as string;
+      return api.post(path).set('Content-Type', 'application/json').serialize(asIs).send(body);
+    };
+    const expectRefused = (response: Response, field: string) => {
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.details).toEqual({
+        [field]: [expect.stringContaining('well-formed')],
+      });
+    };
+
+    it.each([
+      [
+        'a UTM value',
+        { originalUrl: amazon, utmOverride: { utm_source: 'x\udfffy' } },
+        'utmOverride.utm_source',
+      ],
+      [
+        'networkOverride.reason',
+        {
+          originalUrl: amazon,
+          networkOverride: { networkId: 'amazon_associates', reason: 'a\ud800' },
+        },
+        'networkOverride.reason',
+      ],
+      ['a title (a text column)', { originalUrl: amazon, title: 'a\udfffb' }, 'title'],
+      ['originalUrl', { originalUrl: `${amazon}?q=\ud83d` }, 'originalUrl'],
+      [
+        'a key of a JSON object',
+        { originalUrl: amazon, utmOverride: { ['utm_\udfff']: 'x' } },
+        // Named with the escape, so that strict JSON parsers can read the answer.
+        'utmOverride.utm_\\udfff',
+      ],
+      ['a top-level key', { originalUrl: amazon, ['\ud800']: 1 }, '\\ud800'],
+    ])(
+      'should refuse a lone surrogate in %s on create with a 400 naming it',
+      async (_name, body, field) => {
+        const before = await linkCount();
+        expectRefused(await api.post('/v1/links', body).expect(400), field);
+        expect(await linkCount()).toBe(before);
+      },
+    );
+
+    it('should refuse a lone surrogate on POST /v1/route with a 400 naming the field', async () => {
+      expectRefused(
+        await api.post('/v1/route', { originalUrl: amazon, category: '\udc00' }).expect(400),
+        'category',
+      );
+    });
+
+    it.each([
+      ['a UTM value', { utmOverride: { utm_source: 'x\udfffy' } }, 'utmOverride.utm_source'],
+      [
+        'networkOverride.reason',
+        { networkOverride: { networkId: 'amazon_associates', reason: '\udfff' } },
+        'networkOverride.reason',
+      ],
+      ['notes', { notes: 'a\ud800b' }, 'notes'],
+    ])(
+      'should refuse a lone surrogate in %s on PATCH and change nothing',
+      async (_name, body, field) => {
+        const link = await createLink(t.app, { creatorId: creator.creatorId });
+        const before = (await api.get(`/v1/links/${link.id}`).expect(200)).body.data.link;
+        expectRefused(await api.patch(`/v1/links/${link.id}`, body).expect(400), field);
+        expect((await api.get(`/v1/links/${link.id}`).expect(200)).body.data.link).toEqual(before);
+      },
+    );
+
+    it.each([
+      ['invalid UTF-8 in a value', '"title":"a<BYTES>b"', [0xff]],
+      ['a surrogate as UTF-8 bytes in a value', '"title":"a<BYTES>"', [0xed, 0xbf, 0xbf]],
+      ['an overlong form in a nested key', '"utmOverride":{"utm_<BYTES>":"x"}', [0xc0, 0xae]],
+    ])(
+      'should refuse a raw body holding %s with a 400, not store U+FFFD',
+      async (_name, field, bytes) => {
+        const before = await linkCount();
+        const json = `{"originalUrl":"${amazon}",${field}}`;
+        const response = await postRaw('/v1/links', json, bytes);
+        expect([response.status, response.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+        expect(response.body.error.details).toEqual({ body: [expect.stringContaining('UTF-8')] });
+        expect(await linkCount()).toBe(before);
+      },
+    );
+
+    it.each([
+      ['a value as WTF-8 bytes', '/v1/links?search=%ED%BF%BF', 'search'],
+      ['a value as invalid UTF-8', '/v1/links?search=a%FFb', 'search'],
+      // Each byte that is not UTF-8 is named as the lone surrogate U+DC00 + byte.
+      ['a key as WTF-8 bytes', '/v1/links?%ED%A0%80=1', '\\udced\\udca0\\udc80'],
+      ['an analytics filter', '/v1/analytics/clicks?linkId=%ED%BF%BF', 'linkId'],
+    ])('should refuse %s in the query with a 400 naming it', async (_name, path, field) => {
+      expectRefused(await api.get(path).expect(400), field);
+    });
+
+    it('should refuse a surrogate as UTF-8 bytes in a path id with a 400', async () => {
+      const response = await api.get('/v1/links/%ED%BF%BF').expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('should store and serve U+FFFD, a BOM and non-characters exactly as sent', async () => {
+      const text = '\ufffd\ufeff\ufffe\uffff\u{1fffe}\u{10ffff}\ufdd0';
+      const created = await api
+        .post('/v1/links', {
+          originalUrl: buildAmazonUrl(),
+          title: text,
+          utmOverride: { utm_source: text },
+          networkOverride: { networkId: 'amazon_associates', reason: text },
+        })
+        .expect(201);
+      const stored = (await api.get(`/v1/links/${created.body.data.link.linkId}`).expect(200)).body
+        .data.link;
+      expect(stored.title).toBe(text);
+      expect(stored.utmOverride).toEqual({ utm_source: text });
+      expect(stored.networkOverride).toEqual({ networkId: 'amazon_associates', reason: text });
+      const search = await api
+        .get(`/v1/links?search=${encodeURIComponent('\ufffd\ufeff')}`)
+        .expect(200);
+      expect(search.body.data.items.map((item: { linkId: string }) => item.linkId)).toEqual([
+        stored.linkId,
+      ]);
+    });
+  });
+
   describe('bounded inputs', () => {
     it('should refuse a 5,000-deep JSON body, and 33 levels, with a 400', async () => {
       for (const depth of [5000, 33]) {
@@ -244,13 +378,6 @@ describe('Input hardening (e2e)', () => {
         'title',
       ],
       [
-        'a bulk item',
-        'post',
-        '/v1/links/bulk',
-        { links: [{ originalUrl: 'https://example.com/', title: '\u0000' }] },
-        'links.0.title',
-      ],
-      [
         'a key',
         'post',
         '/v1/route',
@@ -268,6 +395,22 @@ describe('Input hardening (e2e)', () => {
         expect(await linkCount()).toBe(before);
       },
     );
+
+    it('should fail a bulk item holding a NUL alone, in the 207', async () => {
+      const response = await api
+        .post('/v1/links/bulk', {
+          links: [
+            { originalUrl: 'https://example.com/nul', title: '\u0000' },
+            { originalUrl: 'https://example.com/kept' },
+          ],
+        })
+        .expect(207);
+      expect(response.body.data).toMatchObject({ totalCreated: 1, totalFailed: 1 });
+      expect(response.body.data.failed[0]).toMatchObject({
+        index: 0,
+        error: { code: 'VALIDATION_ERROR', details: { title: [expect.stringContaining('NUL')] } },
+      });
+    });
 
     it.each(['search=%00', 'groupId=a%00', 'merchantId=%00'])(
       'should refuse a NUL in the query (%s) with a 400',

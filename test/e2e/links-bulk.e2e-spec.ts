@@ -186,6 +186,65 @@ describe('POST /v1/links/bulk (e2e)', () => {
     ]);
   });
 
+  it('should fail only the items holding text that is not well-formed, and create the rest', async () => {
+    const api = await newApi();
+    const valid = [buildAmazonUrl(), buildAmazonUrl(), buildAsosUrl()];
+    const badUrl = buildAmazonUrl();
+    const items: unknown[] = [
+      { originalUrl: valid[0], title: 'first' },
+      { originalUrl: badUrl, utmOverride: { utm_source: 'x\udfffy' } },
+      {
+        originalUrl: badUrl,
+        networkOverride: { networkId: 'amazon_associates', reason: '\ud800' },
+      },
+      { originalUrl: valid[1], title: 'second' },
+      { originalUrl: badUrl, utmOverride: { ['utm_\udfff']: 'x' } },
+      { originalUrl: `${badUrl}?q=\ud83d` },
+      { originalUrl: badUrl, notes: 'a\u0000b' },
+      { originalUrl: valid[2], title: '\ufffd\ufeff\uffff' },
+    ];
+
+    const response = await bulk(api, items);
+
+    expect(response.status).toBe(207);
+    const data = response.body.data as { created: LinkBody[]; failed: BulkFailure[] };
+    expect(data.created.map((link) => [link.originalUrl, link.title])).toEqual([
+      [valid[0], 'first'],
+      [valid[1], 'second'],
+      [valid[2], '\ufffd\ufeff\uffff'],
+    ]);
+    const fieldsOf = (failure: BulkFailure) => Object.keys(failure.error.details ?? {});
+    expect(data.failed.map((f) => [f.index, f.error.code, fieldsOf(f)])).toEqual([
+      [1, 'VALIDATION_ERROR', ['utmOverride.utm_source']],
+      [2, 'VALIDATION_ERROR', ['networkOverride.reason']],
+      [4, 'VALIDATION_ERROR', ['utmOverride.utm_\\udfff']],
+      [5, 'VALIDATION_ERROR', ['originalUrl']],
+      [6, 'VALIDATION_ERROR', ['notes']],
+    ]);
+    expect(data.failed[0].error.details).toEqual({
+      'utmOverride.utm_source': [expect.stringContaining('well-formed')],
+    });
+    // The echo is text any JSON parser reads: the lone surrogate as U+FFFD.
+    expect(data.failed[3].originalUrl).toBe(`${badUrl}?q=\ufffd`);
+    const list = await api.get('/v1/links').expect(200);
+    expect(list.body.data.pagination.total).toBe(3);
+  });
+
+  it('should refuse the whole request when its envelope holds a lone surrogate', async () => {
+    const api = await newApi();
+
+    const response = await api.post('/v1/links/bulk', {
+      links: [{ originalUrl: buildAmazonUrl() }],
+      ['\ud800']: true,
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(response.body.error.details)).toEqual(['\\ud800']);
+    const list = await api.get('/v1/links').expect(200);
+    expect(list.body.data.pagination.total).toBe(0);
+  });
+
   it.each([
     ['no items', 0],
     ['101 items', 101],

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
@@ -46,13 +47,20 @@ type ParserDone = (error: Error | null, body?: unknown) => void;
 
 /**
  * Fastify's own JSON parser (prototype-poisoning keys refused) behind the depth bound, as a
- * Nest body parser for application/json. Other content types get Fastify's 415.
+ * Nest body parser for application/json. Other content types get Fastify's 415. A body that
+ * is not UTF-8 is not JSON text (RFC 8259): refused whole with a 400, where decoding it would
+ * have turned each bad byte into U+FFFD and stored that, silently.
  */
 export function depthBoundJsonParser(
   fastify: FastifyInstance,
 ): (request: FastifyRequest, body: Buffer, done: ParserDone) => void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
+    if (!isUtf8(body)) {
+      const message = 'The request body is not UTF-8, as JSON must be (RFC 8259 section 8.1).';
+      done(new AppError(ErrorCode.VALIDATION_ERROR, message, { body: [message] }));
+      return;
+    }
     const text = body.toString('utf8');
     if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
       const message = `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`;

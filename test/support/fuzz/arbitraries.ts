@@ -7,7 +7,15 @@ import { ROUTING_PRESET_IDS } from '../../../src/routing/engine/routing-types';
 import type { FuzzFixture } from './fixture';
 import { AuthSpec, BodySpec, encodeComponent, JSON_TYPE } from './model';
 import { linkUrl } from './urls';
-import { anyText, Filler, hostileString, Text, textOf, wrongValue } from './values';
+import {
+  anyText,
+  Filler,
+  hostileString,
+  Text,
+  textOf,
+  withUnicodeEdges,
+  wrongValue,
+} from './values';
 
 // ---------------------------------------------------------------------------------------
 // Headers
@@ -509,12 +517,18 @@ export function idArb(realIds: string[], maxLength = 4096): fc.Arbitrary<Text> {
 // Bodies
 // ---------------------------------------------------------------------------------------
 
-/** Valid values of the body fields, from the same lists the DTOs validate against. */
 const VALID_COUNTRIES = ['US', 'GB', 'IN', 'DE', 'FR', 'JP', 'BR', 'NG', 'AE', 'SA'];
+/**
+ * Valid values of the body fields, from the same lists the DTOs validate against; every free
+ * text field, nested ones too, sometimes holds a lone surrogate, U+FFFD, a BOM or a
+ * non-character (withUnicodeEdges).
+ */
 const validFields = {
-  title: fc.oneof(
-    fc.string({ minLength: 1, maxLength: 40 }),
-    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+  title: withUnicodeEdges(
+    fc.oneof(
+      fc.string({ minLength: 1, maxLength: 40 }),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+    ),
   ),
   preset: fc.constantFrom(...ROUTING_PRESET_IDS),
   visitorCountry: fc.constantFrom(...VALID_COUNTRIES),
@@ -528,22 +542,22 @@ const validFields = {
         expiresAt: fc
           .date({ min: new Date('2020-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
           .map((d) => d.toISOString()),
-        reason: fc.string({ maxLength: 40 }),
+        reason: withUnicodeEdges(fc.string({ maxLength: 40 })),
       },
       { requiredKeys: ['networkId'] },
     ),
   ),
   utmOverride: fc.record(
     {
-      utm_source: fc.string({ unit: 'grapheme', maxLength: 30 }),
-      utm_medium: fc.constantFrom('social', 'café€', '😀', 'a b', 'a&b=c'),
-      utm_campaign: fc.string({ maxLength: 30 }),
-      utm_term: fc.string({ unit: 'grapheme', maxLength: 10 }),
-      utm_content: fc.string({ maxLength: 10 }),
+      utm_source: withUnicodeEdges(fc.string({ unit: 'grapheme', maxLength: 30 })),
+      utm_medium: withUnicodeEdges(fc.constantFrom('social', 'café€', '😀', 'a b', 'a&b=c')),
+      utm_campaign: withUnicodeEdges(fc.string({ maxLength: 30 })),
+      utm_term: withUnicodeEdges(fc.string({ unit: 'grapheme', maxLength: 10 })),
+      utm_content: withUnicodeEdges(fc.string({ maxLength: 10 })),
     },
     { requiredKeys: [] },
   ),
-  notes: fc.string({ unit: 'grapheme', maxLength: 60 }),
+  notes: withUnicodeEdges(fc.string({ unit: 'grapheme', maxLength: 60 })),
   includeCrcTrace: fc.boolean(),
 };
 
@@ -551,9 +565,10 @@ const validFields = {
 const passthroughArb = fc.oneof(
   fc.constant({}),
   fc.constant({ passthrough: false }),
-  fc
-    .string({ minLength: 1, maxLength: 30 })
-    .map((reason) => ({ passthrough: true, passthroughReason: reason })),
+  withUnicodeEdges(fc.string({ minLength: 1, maxLength: 30 })).map((reason) => ({
+    passthrough: true,
+    passthroughReason: reason,
+  })),
 );
 
 /**

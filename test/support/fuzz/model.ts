@@ -146,13 +146,16 @@ export function toHeaderValue(text: string): string {
 /**
  * A request target as a client puts it on the wire: printable ASCII and Latin-1 bytes as
  * they are (so `é` goes as the lone byte 0xE9, invalid UTF-8), everything else (space,
- * controls, characters beyond Latin-1) percent-encoded as UTF-8.
+ * controls, characters beyond Latin-1) percent-encoded as UTF-8 (lone surrogates as WTF-8).
  */
 export function toRequestTarget(text: string): string {
   return text.replace(/[^\x21-\xff]/gu, percentEncodeUtf8);
 }
 
-/** Every character outside the URL-unreserved set percent-encoded as UTF-8 (lone surrogates as U+FFFD). */
+/**
+ * Every character outside the URL-unreserved set percent-encoded as UTF-8; a lone surrogate
+ * as its WTF-8 bytes (`\udfff` as `%ED%BF%BF`), which is how a client holding one sends it.
+ */
 export function encodeComponent(text: string): string {
   return text.replace(/[^A-Za-z0-9\-._~]/gu, percentEncodeUtf8);
 }
@@ -162,12 +165,20 @@ const encodedChars = new Map<string, string>();
 function percentEncodeUtf8(char: string): string {
   let encoded = encodedChars.get(char);
   if (encoded === undefined) {
-    encoded = [...Buffer.from(char, 'utf8')]
+    encoded = [...wtf8(char)]
       .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
       .join('');
     encodedChars.set(char, encoded);
   }
   return encoded;
+}
+
+/** UTF-8, except that a lone surrogate gets the three bytes of its code point (WTF-8). */
+function wtf8(char: string): Buffer {
+  const code = char.charCodeAt(0);
+  const isLoneSurrogate = char.length === 1 && code >= 0xd800 && code <= 0xdfff;
+  if (!isLoneSurrogate) return Buffer.from(char, 'utf8');
+  return Buffer.from([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]);
 }
 
 /** How a request is shown in a failure: what went on the wire, long parts cut. */

@@ -31,10 +31,43 @@ export type Text = string | Filler;
 export const textOf = (value: Text): string => String(value);
 
 /**
+ * The edges of Unicode text: lone surrogates (high and low, and a pair in the wrong order),
+ * which are not text and must be refused; and U+FFFD, the BOM and non-characters (U+FFFE,
+ * U+FFFF, U+FDD0, U+1FFFE, U+10FFFF), which are text and must be kept as sent. JSON.stringify
+ * writes a lone surrogate as a `\udfff` escape; encodeComponent as its WTF-8 bytes.
+ */
+export const UNICODE_EDGE_CHARS = [
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\udc00\ud800',
+  '\ufffd',
+  '\ufeff',
+  '\ufffe',
+  '\uffff',
+  '\ufdd0',
+  '\u{1fffe}',
+  '\u{10ffff}',
+] as const;
+
+/** `base` a quarter of the time with one of UNICODE_EDGE_CHARS put in, at any character. */
+export function withUnicodeEdges(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const spliced = fc
+    .tuple(base, fc.constantFrom(...UNICODE_EDGE_CHARS), fc.nat())
+    .map(([text, edge, at]) => {
+      const chars = [...text];
+      chars.splice(at % (chars.length + 1), 0, edge);
+      return chars.join('');
+    });
+  return fc.oneof({ weight: 3, arbitrary: base }, { weight: 1, arbitrary: spliced });
+}
+
+/**
  * Characters that break parsers, headers, logs and URL handling: C0 controls (CR, LF, TAB,
- * NUL, ESC), DEL, C1 controls (NEL, CSI), line and paragraph separators, a bidi override, a
- * BOM, lone surrogates, astral and joined emoji, Latin-1 and CJK letters, and the
- * delimiters of URLs, JSON and HTML.
+ * NUL, ESC), DEL, C1 controls (NEL, CSI), line and paragraph separators, a bidi override,
+ * the edges of Unicode (UNICODE_EDGE_CHARS), astral and joined emoji, Latin-1 and CJK
+ * letters, and the delimiters of URLs, JSON and HTML.
  */
 export const HOSTILE_CHARS = [
   '\r',
@@ -49,9 +82,7 @@ export const HOSTILE_CHARS = [
   '\x9f',
   '\u2028',
   '\u202e',
-  '\ufeff',
-  '\ud800',
-  '\udfff',
+  ...UNICODE_EDGE_CHARS,
   '😀',
   '👩‍👩‍👧',
   '€',
@@ -103,7 +134,7 @@ export const MAGIC_STRINGS = [
   '\0\0\0\0',
 ] as const;
 
-/** Mostly short strings, every one of them hostile in some way. */
+/** Mostly short strings, every one of them hostile in some way (a lone surrogate often). */
 export function hostileString(maxLength = 24): fc.Arbitrary<string> {
   return fc.oneof(
     {
