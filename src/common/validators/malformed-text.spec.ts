@@ -32,7 +32,7 @@ describe(findMalformedText.name, () => {
   });
 
   it('should leave the items of the named array alone, not its key nor its siblings', () => {
-    const rules = { isNulRefused: true, itemsCheckedAlone: 'links' };
+    const rules = { isNulRefused: true, itemsValidatedAlone: 'links' };
     expect(findMalformedText({ links: [{ title: '\ud800' }, '\u0000'] }, rules)).toBeNull();
     expect(findMalformedText({ links: [], other: '\ud800' }, rules)?.field).toBe('other');
     expect(findMalformedText({ links: '\ud800' }, rules)?.field).toBe('links');

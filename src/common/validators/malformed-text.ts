@@ -22,7 +22,7 @@ export interface TextRules {
   /** NUL refused as well: PostgreSQL text cannot hold it. */
   isNulRefused: boolean;
   /** A top-level array property whose items are left to a check of their own (a bulk's). */
-  itemsCheckedAlone?: string;
+  itemsValidatedAlone?: string;
 }
 
 /**
@@ -33,14 +33,14 @@ export interface TextRules {
  * and pass. Request bodies are bounded (1 MiB, 32 levels), so the walk is cheap.
  */
 export function findMalformedText(value: unknown, rules: TextRules): MalformedText | null {
-  return findIn(value, '', rules, rules.itemsCheckedAlone);
+  return findIn(value, '', rules, rules.itemsValidatedAlone);
 }
 
 function findIn(
   value: unknown,
   path: string,
   rules: TextRules,
-  itemsCheckedAlone: string | undefined,
+  itemsValidatedAlone: string | undefined,
 ): MalformedText | null {
   if (typeof value === 'string') {
     const message = describeProblem(value, rules);
@@ -51,7 +51,7 @@ function findIn(
     const childPath = path === '' ? key : `${path}.${key}`;
     const keyMessage = describeProblem(key, rules);
     if (keyMessage !== null) return { field: printable(childPath), message: keyMessage };
-    if (key === itemsCheckedAlone && Array.isArray(child)) continue;
+    if (key === itemsValidatedAlone && Array.isArray(child)) continue;
     const found = findIn(child, childPath, rules, undefined);
     if (found !== null) return found;
   }

@@ -41,7 +41,7 @@ function rulesFor(metadata: ArgumentMetadata): TextRules | null {
     case 'query':
       return {
         isNulRefused: true,
-        itemsCheckedAlone:
+        itemsValidatedAlone:
           metadata.metatype === undefined
             ? undefined
             : ITEMS_VALIDATED_ALONE.get(metadata.metatype),
