@@ -10,13 +10,14 @@ import { KvStore } from '../kv/kv-store';
 import { ApiKeysService } from './api-keys.service';
 import { IS_PUBLIC, REQUIRED_CAPABILITY } from '../common/access/access.decorators';
 import { AuthContext, PlanCapability } from '../common/access/auth-context';
-import { FailedAuthThrottle } from './failed-auth-throttle';
+import { AuthAttempt, FailedAuthThrottle } from './failed-auth-throttle';
 
 /**
  * The gate of every API route, in the order the spec's Authentication part implies, after a
- * brute-force brake: client blocked for failed authentications (429, before any key lookup)
- * -> key (401) -> plan tier and IP allowlist (403). The key's rate limit (429) is the next
- * global guard, rate-limit/api-throttler.guard.ts, which counts the key set here.
+ * brute-force brake: client blocked for failed authentications (429 before any key lookup,
+ * unless the key authenticated from that client before) -> key (401) -> plan tier and IP
+ * allowlist (403). The key's rate limit (429) is the next global guard,
+ * rate-limit/api-throttler.guard.ts, which counts the key set here.
  * `request.ip` is the client as seen after trusted proxies only (TRUST_PROXY).
  */
 @Injectable()
@@ -41,8 +42,8 @@ export class ApiAccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
 
-    await this.failedAuths.assertNotBlocked(request.ip);
-    const auth = await this.authenticateCountingFailures(request);
+    const attempt = await this.failedAuths.admit(request.ip, request.headers.authorization);
+    const auth = await this.authenticateCountingFailures(request, attempt);
     const capability = this.reflector.getAllAndOverride<PlanCapability | undefined>(
       REQUIRED_CAPABILITY,
       targets,
@@ -59,16 +60,23 @@ export class ApiAccessGuard implements CanActivate {
 
   /**
    * Only 401s count as failures: a 403 (plan tier, IP allowlist) means the key is genuine, so
-   * the caller is not guessing.
+   * the caller is not guessing. Only keys that authenticated become known to the client: a 403
+   * key is not served from there, so a block has nothing of it to spare.
    */
-  private async authenticateCountingFailures(request: FastifyRequest): Promise<AuthContext> {
+  private async authenticateCountingFailures(
+    request: FastifyRequest,
+    attempt: AuthAttempt,
+  ): Promise<AuthContext> {
+    let auth: AuthContext;
     try {
-      return await this.apiKeys.authenticate(request.headers.authorization, request.ip);
+      auth = await this.apiKeys.authenticate(request.headers.authorization, request.ip);
     } catch (error) {
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHORIZED) {
-        await this.failedAuths.recordFailure(request.ip);
+        await this.failedAuths.recordFailure(attempt);
       }
       throw error;
     }
+    await this.failedAuths.recordSuccess(attempt);
+    return auth;
   }
 }

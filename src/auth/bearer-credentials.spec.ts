@@ -1,5 +1,6 @@
 import { AppError } from '../common/errors/app-error';
-import { extractBearerKey } from './bearer-credentials';
+import * as fc from 'fast-check';
+import { extractBearerKey, findBearerKey } from './bearer-credentials';
 
 const KEY = `lp_live_sk_${'00'.repeat(16)}6780541f`;
 
@@ -59,5 +60,28 @@ describe(extractBearerKey.name, () => {
 
   it('should never echo the key in its message when refusing a header', () => {
     expect(failureOf(`Token ${KEY}`).message).not.toContain(KEY);
+  });
+});
+
+describe(findBearerKey.name, () => {
+  it('should find the key exactly where extractBearerKey accepts the header, else null', () => {
+    const header = fc.oneof(
+      fc.constant(undefined),
+      fc.string(),
+      fc
+        .tuple(fc.constantFrom('Bearer', 'bearer', 'Token', ''), fc.stringMatching(/^ {0,3}$/))
+        .chain(([scheme, gap]) => fc.string().map((key) => `${scheme}${gap}${key}`)),
+    );
+    fc.assert(
+      fc.property(header, (authorization) => {
+        let expected: string | null;
+        try {
+          expected = extractBearerKey(authorization);
+        } catch {
+          expected = null;
+        }
+        expect(findBearerKey(authorization)).toBe(expected);
+      }),
+    );
   });
 });

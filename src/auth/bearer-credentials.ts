@@ -9,6 +9,11 @@ import { ErrorCode } from '../common/errors/error-code';
  */
 const BEARER_CREDENTIALS = /^bearer +(\S+) *$/i;
 
+/** The key of a Bearer Authorization header, or null when there is none. */
+export function findBearerKey(authorization: string | undefined): string | null {
+  return authorization === undefined ? null : (BEARER_CREDENTIALS.exec(authorization)?.[1] ?? null);
+}
+
 /** The key of a Bearer Authorization header, or 401 UNAUTHORIZED saying what is wrong with it. */
 export function extractBearerKey(authorization: string | undefined): string {
   if (authorization === undefined || authorization.trim() === '') {

@@ -1,4 +1,12 @@
-import { blockedUntilMs, retryAfterSecondsOf, throttledMessage } from './failed-auth-policy';
+import {
+  blockedUntilMs,
+  isKnownKey,
+  KNOWN_KEY_REFRESH_MS,
+  KNOWN_KEY_TTL_MS,
+  retryAfterSecondsOf,
+  shouldRememberKey,
+  throttledMessage,
+} from './failed-auth-policy';
 
 const WINDOW_MS = 60_000;
 const T0 = Date.UTC(2025, 0, 1);
@@ -34,9 +42,40 @@ describe(retryAfterSecondsOf.name, () => {
 });
 
 describe(throttledMessage.name, () => {
-  it('should name the limit and the wait', () => {
+  it('should name the limit, who is still admitted, and the wait', () => {
     expect(throttledMessage(20, 37)).toBe(
-      'Too many failed authentications from this address: the limit is 20 per minute; retry in 37 seconds.',
+      'Too many failed authentications from this address: the limit is 20 per minute; ' +
+        'until the block ends only keys already used from this address are accepted; ' +
+        'retry in 37 seconds.',
     );
+  });
+});
+
+describe(isKnownKey.name, () => {
+  it.each<[string, number | null, boolean]>([
+    ['never seen', null, false],
+    ['seen just now', T0, true],
+    ['seen a day ago less a millisecond', T0 - KNOWN_KEY_TTL_MS + 1, true],
+    ['seen a day ago', T0 - KNOWN_KEY_TTL_MS, false],
+    // Another node's clock may run ahead of this one.
+    ['seen a little in the future', T0 + 500, true],
+  ])('should say %s is %s', (_name, lastSeenMs, expected) => {
+    expect(isKnownKey(lastSeenMs, T0)).toBe(expected);
+  });
+});
+
+describe(shouldRememberKey.name, () => {
+  it.each<[string, number | null, boolean]>([
+    ['a key never seen', null, true],
+    ['a key seen just now', T0, false],
+    ['a key seen less than an hour ago', T0 - KNOWN_KEY_REFRESH_MS + 1, false],
+    ['a key seen an hour ago', T0 - KNOWN_KEY_REFRESH_MS, true],
+    ['a key seen in the future by a clock ahead', T0 + 500, false],
+  ])('should say %s is to be written: %s', (_name, lastSeenMs, expected) => {
+    expect(shouldRememberKey(lastSeenMs, T0)).toBe(expected);
+  });
+
+  it('should refresh a key before it could be forgotten', () => {
+    expect(KNOWN_KEY_REFRESH_MS).toBeLessThan(KNOWN_KEY_TTL_MS);
   });
 });

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import * as ipaddr from 'ipaddr.js';
-import { clientAddressKey } from './client-address-key';
+import { clientAddressKey, UNREADABLE_ADDRESS_KEY } from './client-address-key';
 
 const hextet = fc.integer({ min: 0, max: 0xffff });
 const hextets = (count: number) => fc.array(hextet, { minLength: count, maxLength: count });
@@ -38,10 +38,20 @@ describe(clientAddressKey.name, () => {
     ['an IPv4-mapped address as its IPv4', '::ffff:198.51.100.4', '198.51.100.4'],
     ['an IPv4-mapped address in hex as its IPv4', '::ffff:c633:6404', '198.51.100.4'],
     ['an IPv6 address with an IPv4 tail by its /64', '64:ff9b::198.51.100.4', '64:ff9b:0:0::/64'],
-    ['text that is no address as it is', 'not-an-ip', 'not-an-ip'],
-    ['malformed IPv6 as it is', '2001:db8::1::2', '2001:db8::1::2'],
-    ['an IPv6 address with a port as it is', '[2001:db8::1]:443', '[2001:db8::1]:443'],
-    ['empty text as it is', '', ''],
+    ['an IPv4 address without its port', '203.0.113.7:51234', '203.0.113.7'],
+    ['a bracketed IPv6 address without its port', '[2001:db8::1]:443', '2001:db8:0:0::/64'],
+    ['a bracketed IPv6 address with no port', '[2001:db8::1]', '2001:db8:0:0::/64'],
+    ['a bracketed IPv4-mapped address as its IPv4', '[::ffff:198.51.100.4]:80', '198.51.100.4'],
+    ['text that is no address as unreadable', 'evil-1', UNREADABLE_ADDRESS_KEY],
+    ['other text alike', 'evil-2', UNREADABLE_ADDRESS_KEY],
+    ['an octet over 255 as unreadable', '203.0.113.256', UNREADABLE_ADDRESS_KEY],
+    ['three octets as unreadable', '203.0.113', UNREADABLE_ADDRESS_KEY],
+    ['a leading zero as unreadable', '203.0.113.07', UNREADABLE_ADDRESS_KEY],
+    ['spaces around an address as unreadable', ' 203.0.113.7', UNREADABLE_ADDRESS_KEY],
+    ['malformed IPv6 as unreadable', '2001:db8::1::2', UNREADABLE_ADDRESS_KEY],
+    ['a host name and port as unreadable', 'evil:80', UNREADABLE_ADDRESS_KEY],
+    ['a port out of the bracket form as unreadable', '[evil]:80', UNREADABLE_ADDRESS_KEY],
+    ['empty text as unreadable', '', UNREADABLE_ADDRESS_KEY],
   ])('should key %s (%s)', (_name, clientIp, key) => {
     expect(clientAddressKey(clientIp)).toBe(key);
   });
@@ -90,10 +100,23 @@ describe(clientAddressKey.name, () => {
     );
   });
 
-  it('should never throw, whatever text a proxy forwards', () => {
+  it('should never throw, whatever text a proxy forwards, and key only addresses apart', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.ipV6(), fc.ipV4Extended()), (text) => {
-        expect(typeof clientAddressKey(text)).toBe('string');
+        const key = clientAddressKey(text);
+        // Whatever the text, its key is an address's key or the one key of unreadable text,
+        // so made-up values cannot open budgets of their own.
+        const isAddressKey = ipaddr.IPv4.isValidFourPartDecimal(key) || key.endsWith('::/64');
+        expect(isAddressKey || key === UNREADABLE_ADDRESS_KEY).toBe(true);
+      }),
+    );
+  });
+
+  it('should key any text that is no address and carries no port as unreadable', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        fc.pre(!ipaddr.isValid(text) && !/^\[.*\]|:\d{1,5}$/.test(text));
+        expect(clientAddressKey(text)).toBe(UNREADABLE_ADDRESS_KEY);
       }),
     );
   });

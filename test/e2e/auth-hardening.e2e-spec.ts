@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Test } from 'supertest';
 import { generateApiKey } from '../../src/auth/api-key-format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { FAILED_AUTH_WINDOW_MS } from '../../src/auth/failed-auth-policy';
 import { FAILED_AUTHS_PER_MINUTE } from '../../src/config/env';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -89,7 +91,10 @@ describe('Authentication hardening (e2e)', () => {
         error: {
           code: 'RATE_LIMIT_EXCEEDED',
           message: expect.stringMatching(
-            new RegExp(`the limit is ${LIMIT} per minute; retry in \\d+ seconds\\.$`),
+            new RegExp(
+              `the limit is ${LIMIT} per minute; until the block ends only keys already used ` +
+                `from this address are accepted; retry in \\d+ seconds\\.$`,
+            ),
           ),
           requestId: refused.headers['x-request-id'],
         },
@@ -101,19 +106,90 @@ describe('Authentication hardening (e2e)', () => {
       expect(lookups).not.toHaveBeenCalled();
     });
 
-    it('should block a valid key from the blocked address too, and leave health open', async () => {
+    it('should refuse a valid key never used from the blocked address exactly as a bad one, and leave health open', async () => {
       const clientIp = freshClientIp();
       for (let i = 0; i < LIMIT; i++) {
         await getFrom(clientIp, '/v1/account', unknownKey()).expect(401);
       }
+      const lookups = jest.spyOn(t.app.get(ApiKeysService), 'authenticate');
 
+      // No oracle: a prober learns nothing of which of its keys are live.
       const validKey = await getFrom(clientIp, '/v1/account', publisher.authorization);
-      expect(validKey.status).toBe(429);
-      expect(validKey.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
-      expect(validKey.headers['retry-after']).toBeDefined();
+      const badKey = await getFrom(clientIp, '/v1/account', unknownKey());
+      for (const refused of [validKey, badKey]) {
+        expect(refused.status).toBe(429);
+        expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+        expect(refused.headers['retry-after']).toBeDefined();
+      }
+      expect(validKey.body.error.message).toBe(badKey.body.error.message);
+      expect(lookups).not.toHaveBeenCalled();
 
       await getFrom(clientIp, '/v1/health').expect(200);
       await getFrom(clientIp, '/v1/health', unknownKey()).expect(200);
+    });
+
+    it('should serve a key already used from the address with only 200s while bad keys flood from it at 20/s', async () => {
+      const clientIp = freshClientIp();
+      const customer = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      await getFrom(clientIp, '/v1/account', customer.authorization).expect(200);
+      const lookups = jest.spyOn(t.app.get(ApiKeysService), 'authenticate');
+
+      const floodMs = 4_000;
+      const endsAt = Date.now() + floodMs;
+      const badKeyStatuses: number[] = [];
+      const customerStatuses: number[] = [];
+      const badKeys = async (): Promise<void> => {
+        while (Date.now() < endsAt) {
+          const sentAt = Date.now();
+          badKeyStatuses.push((await getFrom(clientIp, '/v1/account', unknownKey())).status);
+          await delay(Math.max(0, 50 - (Date.now() - sentAt)));
+        }
+      };
+      // Under the Publisher limit of 60 a minute: its own limits apply, and are not reached.
+      const customerCalls = async (): Promise<void> => {
+        while (Date.now() < endsAt) {
+          const response = await getFrom(clientIp, '/v1/account', customer.authorization);
+          customerStatuses.push(response.status);
+          await delay(200);
+        }
+      };
+      await Promise.all([badKeys(), customerCalls()]);
+
+      expect(badKeyStatuses.length).toBeGreaterThanOrEqual(60);
+      expect(badKeyStatuses.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(401));
+      expect(new Set(badKeyStatuses.slice(LIMIT))).toEqual(new Set([429]));
+      expect(customerStatuses.length).toBeGreaterThanOrEqual(15);
+      expect(new Set(customerStatuses)).toEqual(new Set([200]));
+      // Past the budget the bad keys were refused before any lookup.
+      const badKeyLookups = lookups.mock.calls.filter(
+        ([header]) => header !== customer.authorization,
+      );
+      expect(badKeyLookups).toHaveLength(LIMIT);
+
+      // A valid key first used from there during the block waits for the block to end.
+      const newcomer = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      const refused = await getFrom(clientIp, '/v1/account', newcomer.authorization).expect(429);
+      expect(lookups.mock.calls.map(([header]) => header)).not.toContain(newcomer.authorization);
+      clock.advance(Number(refused.headers['retry-after']) * 1000);
+      await getFrom(clientIp, '/v1/account', newcomer.authorization).expect(200);
+    });
+
+    it('should still apply revocation to a key already used from a blocked address', async () => {
+      const clientIp = freshClientIp();
+      const customer = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      await getFrom(clientIp, '/v1/account', customer.authorization).expect(200);
+      for (let i = 0; i < LIMIT; i++) {
+        await getFrom(clientIp, '/v1/account', unknownKey()).expect(401);
+      }
+      await getFrom(clientIp, '/v1/account', customer.authorization).expect(200);
+
+      await t.app.get(ApiKeysService).revoke(customer.keyId);
+      const lookups = jest.spyOn(t.app.get(ApiKeysService), 'authenticate');
+
+      // Looked up, found revoked, and counted as one more failure over the limit.
+      const refused = await getFrom(clientIp, '/v1/account', customer.authorization);
+      expect(refused.status).toBe(429);
+      expect(lookups).toHaveBeenCalledTimes(1);
     });
 
     it('should leave a valid key and other failures from a different address unaffected', async () => {
@@ -137,7 +213,9 @@ describe('Authentication hardening (e2e)', () => {
       // A success neither blocks nor resets the count: the next failure is the last allowed one.
       await getFrom(clientIp, '/v1/account', publisher.authorization).expect(200);
       await getFrom(clientIp, '/v1/account', unknownKey()).expect(401);
-      await getFrom(clientIp, '/v1/account', publisher.authorization).expect(429);
+      await getFrom(clientIp, '/v1/account', unknownKey()).expect(429);
+      // The key that succeeded from there is served through the block.
+      await getFrom(clientIp, '/v1/account', publisher.authorization).expect(200);
     });
 
     it('should not count refusals of genuine keys (403) as failures', async () => {
@@ -158,6 +236,20 @@ describe('Authentication hardening (e2e)', () => {
       }
 
       await getFrom(`${prefix}::ffff`, '/v1/account', publisher.authorization).expect(429);
+    });
+
+    it('should count forwarded values that are no address under one key, not one budget each', async () => {
+      // Every such value shares one key, so also with earlier runs: theirs slide out first.
+      clock.advance(FAILED_AUTH_WINDOW_MS);
+      // From the trusted proxy (the loopback test agent), as a misconfigured proxy forwards them.
+      const tag = randomInt(1_000_000);
+      for (let i = 1; i <= LIMIT; i++) {
+        await getFrom(`evil-${tag}-${i}`, '/v1/account', unknownKey()).expect(401);
+      }
+
+      await getFrom(`evil-${tag}-${LIMIT + 1}`, '/v1/account', unknownKey()).expect(429);
+      await getFrom(`not an address ${tag}`, '/v1/account', unknownKey()).expect(429);
+      await getFrom(freshClientIp(), '/v1/account', unknownKey()).expect(401);
     });
 
     it('should admit the address again once the failures slide out of the minute', async () => {
