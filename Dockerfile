@@ -23,6 +23,8 @@ COPY bin ./bin
 COPY seeds ./seeds
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
+# 9464: GET /metrics when run with METRICS_PORT=9464, and METRICS_HOST=0.0.0.0 for a scraper
+# outside the container (it binds to the container's loopback otherwise).
 EXPOSE 3000 9464
 # Healthy = ready (GET /readyz: migrations applied, PostgreSQL reachable); GET /livez
 # is the liveness probe for orchestrators that restart a process that stops answering.

@@ -21,6 +21,8 @@ import { BODY_LIMIT_BYTES, depthBoundJsonParser } from './common/http/json-body'
 import { parseQueryString } from './common/http/query-string';
 import { ShutdownGate } from './common/http/shutdown-gate';
 import { compileTrustProxy } from './common/http/trust-proxy';
+import { applyConnectionLimits } from './common/http/connection-limits';
+import { clientAddressKey } from './rate-limit/client-address-key';
 import { AppConfig } from './config/env';
 import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
 import { RedirectHandler } from './redirect/redirect.handler';
@@ -59,7 +61,10 @@ export async function createApp(
   });
   const adapter = new FastifyAdapter({
     serverFactory: (fastifyListener: RequestListener, options: Record<string, unknown>) =>
-      redirectFronts.createServer(fastifyListener, options),
+      applyConnectionLimits(redirectFronts.createServer(fastifyListener, options), config.http, {
+        isTrusted,
+        addressKeyOf: clientAddressKey,
+      }),
     trustProxy: isTrusted,
     genReqId: () => newUlid(),
     requestIdHeader: false,

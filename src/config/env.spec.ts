@@ -30,6 +30,9 @@ describe(loadConfig.name, () => {
       corsOrigins: ['https://linkpilot.io', 'https://*.linkpilot.io'],
       logLevel: 'info',
       metricsPort: null,
+      metricsHost: '127.0.0.1',
+      headersTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 256,
     });
     expect(config.database.url).toBeNull();
     expect(config.database.poolSize).toBe(10);
@@ -71,6 +74,8 @@ describe(loadConfig.name, () => {
     ['REDIRECT_BASE_URL', 'ftp://go.linkpilot.io'],
     ['DATABASE_POOL_SIZE', '0'],
     ['FX_STALE_AFTER_HOURS', 'six'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '50'],
+    ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
   ])('should throw a ConfigError naming %s when it is %j', (name, value) => {
     const error = configErrorOf({ [name]: value });
 

@@ -22,8 +22,14 @@ export interface HttpConfig {
   /** Origins allowed to call authenticated endpoints from a browser; `*.` wildcards allowed in the host. */
   corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Port of the Prometheus endpoint (GET /metrics, HOST's interface); null: none served. */
+  /** Port of the Prometheus endpoint (GET /metrics); null: none served. */
   metricsPort: number | null;
+  /** Interface of the Prometheus endpoint: loopback unless METRICS_HOST opens it wider. */
+  metricsHost: string;
+  /** A request's headers are due this long after its connection's first byte (408 after). */
+  headersTimeoutMs: number;
+  /** Open connections per client address (trusted proxies apart); 0: no cap. */
+  maxConnectionsPerAddress: number;
 }
 
 export interface DatabaseConfig {
@@ -146,6 +152,7 @@ export const ENV_VARIABLES = [
   'HOST',
   'LOG_LEVEL',
   'METRICS_PORT',
+  'METRICS_HOST',
   'DATABASE_URL',
   'DATABASE_POOL_SIZE',
   'DATABASE_STATEMENT_TIMEOUT_MS',
@@ -156,6 +163,8 @@ export const ENV_VARIABLES = [
   'REDIRECT_BASE_URL',
   'TRUST_PROXY',
   'AUTH_FAILURES_PER_MINUTE',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_MAX_CONNECTIONS_PER_ADDRESS',
   'REQUIRE_HTTPS',
   'CORS_ORIGINS',
   'COUNTRY_HEADER',
@@ -362,6 +371,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       logLevel: reader.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
       metricsPort:
         reader.optional('METRICS_PORT') === null ? null : reader.int('METRICS_PORT', 0, 0, 65535),
+      // Unauthenticated: reachable from this machine only unless the operator says otherwise.
+      metricsHost: reader.string('METRICS_HOST', '127.0.0.1'),
+      headersTimeoutMs: reader.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      maxConnectionsPerAddress: reader.int('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     },
     auth: {
       failuresPerMinute: reader.int('AUTH_FAILURES_PER_MINUTE', FAILED_AUTHS_PER_MINUTE, 1, 100000),

@@ -4,7 +4,8 @@ import type { AppMetrics } from './app-metrics';
 
 /**
  * GET /metrics in the Prometheus text format on its own port (METRICS_PORT), apart from the
- * API's: no authentication, never exposed through the public listener. Anything else is 404.
+ * API's: no authentication, never exposed through the public listener, and bound to loopback
+ * unless METRICS_HOST names another interface (config/env.ts). Anything else is 404.
  */
 export class MetricsServer {
   private server: Server | null = null;
@@ -36,7 +37,12 @@ export class MetricsServer {
 
   /** The bound port (METRICS_PORT=0 picks a free one), or null when not listening. */
   port(): number | null {
-    return this.server === null ? null : (this.server.address() as AddressInfo).port;
+    return this.address()?.port ?? null;
+  }
+
+  /** The bound interface and port, or null when not listening. */
+  address(): AddressInfo | null {
+    return this.server === null ? null : (this.server.address() as AddressInfo);
   }
 
   async close(): Promise<void> {

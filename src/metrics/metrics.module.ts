@@ -11,7 +11,10 @@ import { HttpConfig } from '../config/env';
 import { AppMetrics } from './app-metrics';
 import { MetricsServer } from './metrics-server';
 
-/** The app's metrics, injectable everywhere; serves them on METRICS_PORT while the app runs. */
+/**
+ * The app's metrics, injectable everywhere; serves them on METRICS_HOST:METRICS_PORT while the
+ * app runs.
+ */
 @Global()
 @Module({})
 export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -33,7 +36,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.http.metricsPort !== null) {
-      await this.server.listen(this.http.metricsPort, this.http.host);
+      await this.server.listen(this.http.metricsPort, this.http.metricsHost);
     }
   }
 

@@ -158,3 +158,27 @@ describe('GET /metrics on METRICS_PORT (e2e)', () => {
     expect(added('linkpilot_click_admission_round_trip_seconds_sum')).toBeGreaterThan(0);
   });
 });
+
+describe('METRICS_HOST (e2e)', () => {
+  /** The metrics server's bound interface for an app started with `env`, and a scrape of it. */
+  async function boundAddressWith(env: Record<string, string>): Promise<string | undefined> {
+    const app = await startTestApp({ METRICS_PORT: '0', ...env });
+    try {
+      const bound = app.app.get(MetricsServer).address();
+      await request(`http://127.0.0.1:${bound?.port}`).get('/metrics').expect(200);
+      return bound?.address;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('should bind /metrics to loopback by default, whatever interface the API listens on', async () => {
+    await expect(boundAddressWith({ HOST: '0.0.0.0' })).resolves.toBe('127.0.0.1');
+  });
+
+  it('should bind /metrics to the interface METRICS_HOST names', async () => {
+    await expect(boundAddressWith({ HOST: '127.0.0.1', METRICS_HOST: '0.0.0.0' })).resolves.toBe(
+      '0.0.0.0',
+    );
+  });
+});
