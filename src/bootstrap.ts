@@ -36,6 +36,7 @@ import { CLICK_STREAMS } from './analytics/click-streams';
 import { KvStore } from './kv/kv-store';
 import { FxService } from './fx/fx.service';
 import { createOpenApiDocument } from './openapi/openapi-document';
+import { assertWebhookKeyConfigured } from './webhooks/webhook-secret-keyring';
 
 /** The Fastify route of the edge redirect (RedirectFronts), counted as redirects, not API. */
 const REDIRECT_ROUTE = '/r/:linkId';
@@ -49,6 +50,8 @@ export async function createApp(
   config: AppConfig,
   extras: AppExtras = {},
 ): Promise<NestFastifyApplication> {
+  // No WEBHOOK_SECRET_KEY outside development: a ConfigError before anything starts.
+  assertWebhookKeyConfigured(config.webhooks);
   const isTrusted = compileTrustProxy(config.http.trustProxy);
   const metrics = new AppMetrics({ collectProcessMetrics: true });
   const logger = createAppLogger(config.http.logLevel);

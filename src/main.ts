@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config/env';
 import { migrate, seed, withDataSource } from './database/database-tasks';
 import type { DatabaseHandle } from './database/embedded-postgres';
 import { openDatabase } from './database/open-database';
+import { assertWebhookKeyConfigured } from './webhooks/webhook-secret-keyring';
 
 /**
  * V8 lets the old generation grow to up to four times what survived the last full collection
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   installProcessGuards();
   const config = loadConfig();
+  // Refused before the database is opened or migrated (createApp checks it too, for tests).
+  assertWebhookKeyConfigured(config.webhooks);
   // Lines before the app exists (database start, migrations) go the same way as its own.
   Logger.overrideLogger(new NestPinoLogger(createAppLogger(config.http.logLevel)));
   const database = await openDatabase(config.database);

@@ -11,6 +11,10 @@ import { FxRefreshResult, FxService } from '../fx/fx.service';
 import { NetworkAccountsService, NetworkAccountView } from '../networks/network-accounts.service';
 import type { SandboxResetResponse } from '../sandbox/sandbox.response';
 import { SandboxService } from '../sandbox/sandbox.service';
+import {
+  EncryptionKeyRotation,
+  WebhookSecretRotationService,
+} from '../webhooks/webhook-secret-rotation.service';
 
 export interface CreatorView {
   creatorId: string;
@@ -51,7 +55,17 @@ export class AdminService {
     @Optional() private readonly sandbox?: SandboxService,
     /** Present only when the CLI booted with links (merchants set-epc). */
     @Optional() private readonly commissionRates?: CommissionRateChangesService,
+    /** Present only when the CLI booted with the webhook secrets (webhooks rotate-encryption-key). */
+    @Optional() private readonly webhookSecrets?: WebhookSecretRotationService,
   ) {}
+
+  /** Re-encrypts every stored webhook signing secret under WEBHOOK_SECRET_KEY. */
+  async rotateWebhookEncryptionKey(): Promise<{ encryptionKey: EncryptionKeyRotation }> {
+    if (this.webhookSecrets === undefined) {
+      throw new Error('The CLI was booted without the webhook secrets');
+    }
+    return { encryptionKey: await this.webhookSecrets.reencryptAll() };
+  }
 
   /** Changes a merchant's EPC hint and reports commission_rate.changed to creators with links on it. */
   async setMerchantEpc(

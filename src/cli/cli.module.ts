@@ -11,6 +11,7 @@ import { LinksModule } from '../links/links.module';
 import { UnservedMetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
+import { WebhookSecretsModule } from '../webhooks/webhook-secrets.module';
 import { AdminService } from './admin.service';
 
 export interface CliModuleOptions {
@@ -21,6 +22,8 @@ export interface CliModuleOptions {
   sandbox?: boolean;
   /** Links and the key-value store they evict through (merchants set-epc). */
   links?: boolean;
+  /** The stored signing secrets' encryption (webhooks rotate-encryption-key). */
+  webhookSecrets?: boolean;
 }
 
 /** What the admin CLI needs: the database-backed services, no HTTP, no cron jobs. */
@@ -42,6 +45,7 @@ export class CliModule {
         FxModule,
         ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
         ...(options.links === true ? [KvModule, LinksModule] : []),
+        ...(options.webhookSecrets === true ? [WebhookSecretsModule] : []),
       ],
       providers: [AdminService],
     };

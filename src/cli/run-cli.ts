@@ -18,6 +18,8 @@ import { registerKeysCommands } from './commands/keys.command';
 import { registerNetworkAccountsCommands } from './commands/network-accounts.command';
 import { registerMerchantsCommands } from './commands/merchants.command';
 import { registerSandboxCommands } from './commands/sandbox.command';
+import { registerWebhooksCommands } from './commands/webhooks.command';
+import { EncryptionKeyRotationIncompleteError } from '../webhooks/webhook-secret-rotation.service';
 
 export interface CliIo {
   out(text: string): void;
@@ -65,6 +67,10 @@ export async function runCli(
     if (error instanceof KnowledgeBaseError) {
       return fail(io, isJson, 'KNOWLEDGE_BASE_INVALID', error.message, 1);
     }
+    if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
+    if (error instanceof EncryptionKeyRotationIncompleteError) {
+      return fail(io, isJson, 'ROTATION_INCOMPLETE', error.message, 1, error.details);
+    }
     const message = error instanceof Error ? error.message : String(error);
     return fail(io, isJson, 'INTERNAL_ERROR', message, 1);
   }
@@ -73,7 +79,9 @@ export async function runCli(
 function buildProgram(context: CliContext, io: CliIo): Command {
   // Set before adding subcommands: commander copies these settings into each one it creates.
   const program = new Command('linkpilot')
-    .description('Linkpilot admin CLI: creators, API keys, network accounts, FX rates, database.')
+    .description(
+      'Linkpilot admin CLI: creators, API keys, network accounts, FX rates, webhook secret keys, database.',
+    )
     .option('--json', 'print one JSON object')
     .exitOverride()
     .configureOutput({
@@ -91,6 +99,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   registerFxCommands(program, context);
   registerSandboxCommands(program, context);
   registerMerchantsCommands(program, context);
+  registerWebhooksCommands(program, context);
   return program;
 }
 

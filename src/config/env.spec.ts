@@ -274,3 +274,53 @@ describe('redactUrl with awkward passwords', () => {
     }
   });
 });
+
+describe('loadConfig: webhook secret keys', () => {
+  const KEY = 'ab'.repeat(32);
+  const OTHER = 'cd'.repeat(32);
+  const POSTGRES = 'postgresql://app@db:5432/linkpilot';
+
+  it.each<[string, Env, ReturnType<typeof loadConfig>['webhooks']['developmentKeyAllowedBy']]>([
+    ['on the embedded default', {}, 'embedded-database'],
+    ['on PostgreSQL', { DATABASE_URL: POSTGRES }, null],
+    [
+      'on PostgreSQL with WEBHOOK_ALLOW_DEVELOPMENT_KEY',
+      { DATABASE_URL: POSTGRES, WEBHOOK_ALLOW_DEVELOPMENT_KEY: 'true' },
+      'WEBHOOK_ALLOW_DEVELOPMENT_KEY',
+    ],
+  ])('should say whether the development key may stand in %s', (_name, env, expected) => {
+    expect(loadConfig(env).webhooks.developmentKeyAllowedBy).toBe(expected);
+  });
+
+  it('should read the current key and the previous ones', () => {
+    const { webhooks } = loadConfig({
+      WEBHOOK_SECRET_KEY: KEY.toUpperCase(),
+      WEBHOOK_SECRET_KEY_PREVIOUS: ` ${OTHER}, ${KEY},`,
+    });
+    expect(webhooks.secretKey).toEqual(Buffer.from(KEY, 'hex'));
+    expect(webhooks.previousSecretKeys).toEqual([
+      Buffer.from(OTHER, 'hex'),
+      Buffer.from(KEY, 'hex'),
+    ]);
+  });
+
+  it.each<[Env, RegExp]>([
+    [
+      { WEBHOOK_SECRET_KEY: 'hunter2' },
+      /WEBHOOK_SECRET_KEY must be 64 hexadecimal.*openssl rand -hex 32/,
+    ],
+    [{ WEBHOOK_SECRET_KEY: `${KEY}0` }, /WEBHOOK_SECRET_KEY must be 64 hexadecimal/],
+    [
+      { WEBHOOK_SECRET_KEY_PREVIOUS: `${KEY},hunter2` },
+      /WEBHOOK_SECRET_KEY_PREVIOUS entry 2 must be/,
+    ],
+    [
+      { WEBHOOK_ALLOW_DEVELOPMENT_KEY: 'sure' },
+      /WEBHOOK_ALLOW_DEVELOPMENT_KEY must be true or false/,
+    ],
+  ])('should refuse %j without echoing a key', (env, message) => {
+    const error = configErrorOf(env);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('hunter2');
+  });
+});

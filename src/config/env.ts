@@ -97,8 +97,16 @@ export interface WebhooksConfig {
   workerEnabled: boolean;
   /** Tests only: endpoints may be http:// and private, loopback or link-local addresses. */
   allowPrivateTargets: boolean;
-  /** 32-byte AES-256-GCM key for the stored signing secrets; null: the development key. */
+  /** WEBHOOK_SECRET_KEY: the 32-byte AES-256-GCM key new signing secrets are stored under. */
   secretKey: Buffer | null;
+  /** WEBHOOK_SECRET_KEY_PREVIOUS: keys still read from, never written with, during a rotation. */
+  previousSecretKeys: Buffer[];
+  /**
+   * Why the built-in development key may stand in for an unset secretKey: the embedded
+   * default (DATABASE_URL unset), or WEBHOOK_ALLOW_DEVELOPMENT_KEY. Null: it may not, and a
+   * server without WEBHOOK_SECRET_KEY refuses to start (webhooks/webhook-secret-keyring.ts).
+   */
+  developmentKeyAllowedBy: 'embedded-database' | 'WEBHOOK_ALLOW_DEVELOPMENT_KEY' | null;
 }
 
 export interface ClicksConfig {
@@ -184,6 +192,8 @@ export const ENV_VARIABLES = [
   'WEBHOOK_WORKER_ENABLED',
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   'WEBHOOK_SECRET_KEY',
+  'WEBHOOK_SECRET_KEY_PREVIOUS',
+  'WEBHOOK_ALLOW_DEVELOPMENT_KEY',
 ] as const;
 
 /** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
@@ -274,14 +284,34 @@ export function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^:@/]*):.*@/, '//$1:***@');
 }
 
+const SECRET_KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
+const SECRET_KEY_HINT = 'generate one with `openssl rand -hex 32`';
+
 function parseSecretKey(reader: EnvReader): Buffer | null {
   const raw = reader.optional('WEBHOOK_SECRET_KEY');
   if (raw === null) return null;
-  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
-    reader.problems.push('WEBHOOK_SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+  if (!SECRET_KEY_PATTERN.test(raw)) {
+    reader.problems.push(
+      `WEBHOOK_SECRET_KEY must be 64 hexadecimal characters (32 bytes): ${SECRET_KEY_HINT}`,
+    );
     return null;
   }
   return Buffer.from(raw, 'hex');
+}
+
+/** Comma-separated, like the other lists; the values are never echoed (they are keys). */
+function parsePreviousSecretKeys(reader: EnvReader): Buffer[] {
+  const entries = reader.list('WEBHOOK_SECRET_KEY_PREVIOUS', []);
+  const keys: Buffer[] = [];
+  entries.forEach((entry, index) => {
+    if (SECRET_KEY_PATTERN.test(entry)) keys.push(Buffer.from(entry, 'hex'));
+    else {
+      reader.problems.push(
+        `WEBHOOK_SECRET_KEY_PREVIOUS entry ${index + 1} must be 64 hexadecimal characters (32 bytes)`,
+      );
+    }
+  });
+  return keys;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -361,6 +391,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
   const dataDir = path.resolve(reader.string('DATA_DIR', './data'));
+  const databaseUrl = reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
   const config: AppConfig = {
     http: {
       port,
@@ -380,7 +411,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       failuresPerMinute: reader.int('AUTH_FAILURES_PER_MINUTE', FAILED_AUTHS_PER_MINUTE, 1, 100000),
     },
     database: {
-      url: reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
+      url: databaseUrl,
       dataDir,
       poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
@@ -434,6 +465,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       workerEnabled: reader.bool('WEBHOOK_WORKER_ENABLED', true),
       allowPrivateTargets: reader.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
       secretKey: parseSecretKey(reader),
+      previousSecretKeys: parsePreviousSecretKeys(reader),
+      developmentKeyAllowedBy: reader.bool('WEBHOOK_ALLOW_DEVELOPMENT_KEY', false)
+        ? 'WEBHOOK_ALLOW_DEVELOPMENT_KEY'
+        : databaseUrl === null
+          ? 'embedded-database'
+          : null,
     },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

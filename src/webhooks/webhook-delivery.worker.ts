@@ -24,7 +24,8 @@ import {
   WebhookDeliveryRecord,
 } from './webhook-deliveries.repository';
 import { WebhookEndpointRecord, WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { DEVELOPMENT_SECRET_KEY, decryptSecret, signatureHeader } from './webhook-signing';
+import { WebhookSecretCipher } from './webhook-secret-cipher';
+import { signatureHeader } from './webhook-signing';
 
 /** A 2xx within this is delivered; anything else is retried. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -63,7 +64,6 @@ export interface DeliveryPass {
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryWorker.name);
   private readonly dispatcher: Agent;
-  private readonly secretKey: Buffer;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private isStopping = false;
@@ -73,9 +73,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     private readonly outbox: EventOutboxService,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly cipher: WebhookSecretCipher,
     private readonly clock: Clock,
   ) {
-    this.secretKey = config.secretKey ?? DEVELOPMENT_SECRET_KEY;
     this.dispatcher = new Agent({
       connect: buildPinnedConnector(config.allowPrivateTargets, DELIVERY_TIMEOUT_MS),
       keepAliveTimeout: 1000,
@@ -232,14 +232,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
 
   /** The current secret, and during a rotation's 24 hours the previous one after it. */
   private signingSecrets(endpoint: WebhookEndpointRecord, nowMs: number): string[] {
-    const secrets = [decryptSecret(endpoint.secretCiphertext, this.secretKey)];
+    const secrets = [this.cipher.decrypt(endpoint.secretCiphertext).secret];
     const previousExpiresAt = endpoint.previousSecretExpiresAt;
     if (
       endpoint.previousSecretCiphertext !== null &&
       previousExpiresAt !== null &&
       new Date(previousExpiresAt).getTime() > nowMs
     ) {
-      secrets.push(decryptSecret(endpoint.previousSecretCiphertext, this.secretKey));
+      secrets.push(this.cipher.decrypt(endpoint.previousSecretCiphertext).secret);
     }
     return secrets;
   }

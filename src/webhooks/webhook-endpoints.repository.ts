@@ -20,6 +20,13 @@ export interface WebhookEndpointRecord {
   updatedAt: Date;
 }
 
+/** An endpoint's stored secrets, as the encryption-key rotation reads and rewrites them. */
+export interface StoredSecrets {
+  id: string;
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+}
+
 /** The fields PATCH may change. */
 export interface WebhookEndpointChanges {
   url?: string;
@@ -157,6 +164,54 @@ export class WebhookEndpointsRepository {
       `UPDATE webhook_endpoints SET deleted_at = $4
         WHERE id = $1 AND creator_id = $2 AND environment = $3 AND deleted_at IS NULL`,
       [id, scope.creatorId, scope.environment, now],
+    );
+    return count > 0;
+  }
+
+  /**
+   * Endpoints, deleted ones included (their rows keep their ciphertexts), with a stored secret
+   * that does not start with `prefix`, in id order after `afterId`.
+   */
+  findSecretsNotUnder(prefix: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
+    return this.dataSource.query<StoredSecrets[]>(
+      `SELECT id, secret_ciphertext AS "secretCiphertext",
+              previous_secret_ciphertext AS "previousSecretCiphertext"
+         FROM webhook_endpoints
+        WHERE id > $2 AND (NOT starts_with(secret_ciphertext, $1)
+                           OR NOT starts_with(COALESCE(previous_secret_ciphertext, $1), $1))
+        ORDER BY id
+        LIMIT $3`,
+      [prefix, afterId, limit],
+    );
+  }
+
+  async countSecretsNotUnder(prefix: string): Promise<number> {
+    const [{ count }] = await this.dataSource.query<{ count: string }[]>(
+      `SELECT count(*) AS count FROM webhook_endpoints
+        WHERE NOT starts_with(secret_ciphertext, $1)
+           OR NOT starts_with(COALESCE(previous_secret_ciphertext, $1), $1)`,
+      [prefix],
+    );
+    return Number(count);
+  }
+
+  /**
+   * Writes re-encrypted secrets unless the row changed since `read` (a secret rotated through
+   * the API meanwhile): false then, and the row is left as the API wrote it.
+   */
+  async replaceSecrets(read: StoredSecrets, next: Omit<StoredSecrets, 'id'>): Promise<boolean> {
+    const [, count] = await this.dataSource.query<[unknown[], number]>(
+      `UPDATE webhook_endpoints
+          SET secret_ciphertext = $2, previous_secret_ciphertext = $3
+        WHERE id = $1 AND secret_ciphertext = $4
+          AND previous_secret_ciphertext IS NOT DISTINCT FROM $5`,
+      [
+        read.id,
+        next.secretCiphertext,
+        next.previousSecretCiphertext,
+        read.secretCiphertext,
+        read.previousSecretCiphertext,
+      ],
     );
     return count > 0;
   }

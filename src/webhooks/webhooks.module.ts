@@ -5,12 +5,13 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookOriginsService } from './webhook-origins.service';
+import { WebhookSecretsModule } from './webhook-secrets.module';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /** Enterprise webhooks: endpoints API, and the delivery of the events outbox. */
 @Module({
-  imports: [EventsModule],
+  imports: [EventsModule, WebhookSecretsModule],
   controllers: [WebhooksController, WebhookDeliveriesController],
   providers: [
     WebhookEndpointsRepository,

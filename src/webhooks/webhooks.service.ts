@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { RecordScope } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
@@ -26,7 +26,9 @@ import {
   WebhookListResponse,
   WebhookWithSecretEnvelope,
 } from './webhook.response';
-import { DEVELOPMENT_SECRET_KEY, encryptSecret, generateSigningSecret } from './webhook-signing';
+import { WebhookSecretCipher } from './webhook-secret-cipher';
+import { WebhookSecretRotationService } from './webhook-secret-rotation.service';
+import { generateSigningSecret } from './webhook-signing';
 import { WebhookOriginsService } from './webhook-origins.service';
 import { findWebhookUrlProblem } from './webhook-url-guard';
 
@@ -37,9 +39,8 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
 /** The webhook endpoints API (README "Webhooks"); every call is scoped by creator and environment. */
 @Injectable()
-export class WebhooksService implements OnModuleInit {
+export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(WebhooksService.name);
-  private readonly secretKey: Buffer;
 
   constructor(
     @InjectConfig('webhooks') private readonly config: WebhooksConfig,
@@ -47,10 +48,10 @@ export class WebhooksService implements OnModuleInit {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly outbox: EventOutboxService,
     private readonly origins: WebhookOriginsService,
+    private readonly cipher: WebhookSecretCipher,
+    private readonly keyRotation: WebhookSecretRotationService,
     private readonly clock: Clock,
-  ) {
-    this.secretKey = config.secretKey ?? DEVELOPMENT_SECRET_KEY;
-  }
+  ) {}
 
   onModuleInit(): void {
     if (this.config.allowPrivateTargets) {
@@ -59,9 +60,31 @@ export class WebhooksService implements OnModuleInit {
           'loopback or link-local addresses. For tests only; never in production.',
       );
     }
-    if (this.config.secretKey === null) {
+    if (this.config.secretKey !== null) return;
+    if (this.config.developmentKeyAllowedBy === 'WEBHOOK_ALLOW_DEVELOPMENT_KEY') {
       this.logger.warn(
-        'WEBHOOK_SECRET_KEY is unset: webhook signing secrets are stored under the development key',
+        'INSECURE: WEBHOOK_ALLOW_DEVELOPMENT_KEY is on and WEBHOOK_SECRET_KEY unset: webhook ' +
+          'signing secrets are stored in PostgreSQL under the built-in development key, which ' +
+          'anyone with a copy of the database can read. For development machines only; set ' +
+          'WEBHOOK_SECRET_KEY (`openssl rand -hex 32`) anywhere else.',
+      );
+    } else {
+      this.logger.warn(
+        'WEBHOOK_SECRET_KEY is unset: webhook signing secrets are stored under the built-in ' +
+          'development key (the embedded database is for development)',
+      );
+    }
+  }
+
+  /** A reminder while secrets wait under an older key (a rotation not yet run or finished). */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.cipher.isCurrentKeyTheDevelopmentKey) return;
+    const count = await this.keyRotation.countNotUnderCurrentKey().catch(() => 0);
+    if (count > 0) {
+      this.logger.warn(
+        `${count} webhook endpoints have a signing secret under an older key (a previous ` +
+          'WEBHOOK_SECRET_KEY or the built-in development key): run `npx linkpilot webhooks ' +
+          'rotate-encryption-key` (README "Webhooks", "Encryption keys")',
       );
     }
   }
@@ -80,7 +103,7 @@ export class WebhooksService implements OnModuleInit {
         description: body.description ?? null,
         allowedOrigins: toOrigins(body.allowedOrigins ?? []),
         isEnabled: body.enabled ?? true,
-        secretCiphertext: encryptSecret(secret, this.secretKey),
+        secretCiphertext: this.cipher.encrypt(secret),
         previousSecretCiphertext: null,
         previousSecretExpiresAt: null,
         createdAt: new Date(nowMs),
@@ -141,7 +164,7 @@ export class WebhooksService implements OnModuleInit {
     const record = await this.endpoints.rotateSecretInScope(
       scope,
       id,
-      encryptSecret(secret, this.secretKey),
+      this.cipher.encrypt(secret),
       new Date(nowMs + PREVIOUS_SECRET_GRACE_MS),
       new Date(nowMs),
     );

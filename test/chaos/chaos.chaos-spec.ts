@@ -14,6 +14,7 @@ import { displayPrefixOf, generateApiKey, hashApiKey } from '../../src/auth/api-
 import { newUlid } from '../../src/common/ids';
 import { startPrivateRedis } from '../support/private-redis';
 import { startDatabaseProxy } from '../support/tcp-proxy';
+import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 
 /**
  * `npm run chaos` (README "Durability"): the built service on real PostgreSQL behind a TCP
@@ -271,6 +272,7 @@ describe('npm run chaos', () => {
       DATABASE_URL: proxy.url,
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       CLICK_CONSUMER_ENABLED: 'false',
       // Entries the killed worker held are claimed again after this.
       CLICK_CLAIM_IDLE_MS: '5000',

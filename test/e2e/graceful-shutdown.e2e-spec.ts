@@ -10,6 +10,7 @@ import { createLink } from '../factories/link.factory';
 import { DESKTOP_BROWSER_UA } from '../support/edge-visit';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
+import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** What main.ts promises: a stopping process is gone by then. */
@@ -78,6 +79,7 @@ describe('Graceful shutdown of the built server (e2e)', () => {
         LOG_LEVEL: 'info',
         PROBES_ENABLED: 'false',
         WEBHOOK_WORKER_ENABLED: 'false',
+        WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
         FX_PRIMARY_URL: 'http://127.0.0.1:9/fx-primary',
         FX_FALLBACK_URL: 'http://127.0.0.1:9/fx-fallback',
         // The server's own consumer runs, so SIGTERM also meets a batch under way.

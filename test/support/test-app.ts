@@ -4,6 +4,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { AppExtras } from '../../src/app.module';
 import { createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/env';
+import { TEST_WEBHOOK_SECRET_KEY } from './test-webhook-key';
 
 /**
  * Tests never reach the outside world unless they ask to: no background probes of real
@@ -21,6 +22,7 @@ const OFFLINE_DEFAULTS: Record<string, string> = {
   AUTH_FAILURES_PER_MINUTE: '100000',
   // Webhook deliveries run only when a test drives them (WebhookDeliveryWorker.deliverOnce).
   WEBHOOK_WORKER_ENABLED: 'false',
+  WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
 };
 
 export interface TestApp {
