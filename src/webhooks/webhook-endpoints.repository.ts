@@ -216,13 +216,13 @@ export class WebhookEndpointsRepository {
     return count > 0;
   }
 
-  /** Every enabled endpoint's declared browser origins (CORS). */
-  async findDeclaredOrigins(): Promise<string[]> {
-    const rows = await this.dataSource.query<{ origin: string }[]>(
-      `SELECT DISTINCT unnest(allowed_origins) AS origin FROM webhook_endpoints
+  /** Every enabled endpoint's declared browser origins (CORS), each with its creator. */
+  findDeclaredOrigins(): Promise<{ origin: string; creatorId: string }[]> {
+    return this.dataSource.query<{ origin: string; creatorId: string }[]>(
+      `SELECT DISTINCT unnest(allowed_origins) AS origin, creator_id AS "creatorId"
+         FROM webhook_endpoints
         WHERE deleted_at IS NULL AND is_enabled`,
     );
-    return rows.map((row) => row.origin);
   }
 
   /** The worker's read: deleted and disabled endpoints included, so it can settle them. */

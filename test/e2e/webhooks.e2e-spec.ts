@@ -495,6 +495,52 @@ describe('Webhooks (e2e)', () => {
     expect(await preflight()).toBeUndefined();
   });
 
+  it("should admit a declared origin on the actual request only for its own creator's keys", async () => {
+    const owner = await enterprise();
+    const ownerTestKey = await testKeyOf(owner);
+    const origin = `https://dash-${nextPath++}.example.org`;
+    await t.http
+      .post('/v1/webhooks')
+      .set('Authorization', owner.authorization)
+      .send({
+        url: receiver.url(freshPath()),
+        events: ['link.health_changed'],
+        allowedOrigins: [origin],
+      })
+      .expect(201);
+    const allowedOriginOf = async (
+      call: ReturnType<typeof t.http.get>,
+      status: number,
+    ): Promise<string | undefined> => {
+      const response = await call.set('Origin', origin);
+      expect(response.status).toBe(status);
+      expect(response.headers.vary).toMatch(/Origin/);
+      return response.headers['access-control-allow-origin'];
+    };
+    const as = (caller: TestCreator, url: string) =>
+      t.http.get(url).set('Authorization', caller.authorization);
+
+    // The creator who declared it: answers and errors alike, live and test keys.
+    expect(await allowedOriginOf(as(owner, '/v1/account'), 200)).toBe(origin);
+    expect(await allowedOriginOf(as(owner, '/v1/links/01JD7Z3W9S8K4Q2M6N0P1R5T7V'), 404)).toBe(
+      origin,
+    );
+    expect(await allowedOriginOf(as(ownerTestKey, '/v1/account'), 200)).toBe(origin);
+    // Every other caller is still served, but its answer is not readable from that origin.
+    const otherEnterprise = await enterprise();
+    const publisher = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    expect(await allowedOriginOf(as(otherEnterprise, '/v1/account'), 200)).toBeUndefined();
+    expect(await allowedOriginOf(as(otherEnterprise, '/v1/webhooks'), 200)).toBeUndefined();
+    expect(await allowedOriginOf(as(publisher, '/v1/links'), 200)).toBeUndefined();
+    expect(await allowedOriginOf(t.http.get('/v1/account'), 401)).toBeUndefined();
+    // A preflight carries no key: it admits every declared origin, as before.
+    const preflight = await t.http
+      .options('/v1/account')
+      .set({ Origin: origin, 'Access-Control-Request-Method': 'GET' })
+      .expect(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(origin);
+  });
+
   it('should keep test and live endpoints apart', async () => {
     const live = await enterprise();
     const test = await testKeyOf(live);

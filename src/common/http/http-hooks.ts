@@ -17,18 +17,31 @@ const firstHeaderValue = (value: string | string[] | undefined): string | undefi
  */
 export const MAX_REQUEST_URL_LENGTH = 8192;
 
-/** Extra origins a feature declares at run time (Enterprise webhook `allowedOrigins`). */
-export type DeclaredOriginCheck = (origin: string) => boolean;
+/**
+ * Extra origins creators declare at run time (Enterprise webhook `allowedOrigins`): each is
+ * one creator's, so an actual request is admitted from it only with that creator's key.
+ */
+export interface DeclaredOrigins {
+  /**
+   * For a preflight, which carries no key (browsers never send Authorization on it), so
+   * whose origin it is cannot be told: any creator's declaration admits it. That only lets
+   * the browser send the actual request, whose answer it still may not read unless the
+   * request's key belongs to a creator who declared the origin.
+   */
+  isDeclaredByAnyone(origin: string): boolean;
+  /** For the actual request, once the API gate has authenticated its key. */
+  isDeclaredBy(origin: string, creatorId: string): boolean;
+}
 
-const declaredOriginChecks = new WeakMap<FastifyInstance, DeclaredOriginCheck>();
+const declaredOrigins = new WeakMap<FastifyInstance, DeclaredOrigins>();
 
 /**
  * Lets a module admit more browser origins on this server than CORS_ORIGINS lists (the
  * webhooks module: origins declared in Enterprise endpoints, Authentication item 9). One
- * check per server; set after the hooks are registered, read on every request.
+ * source per server; set after the hooks are registered, read on every request.
  */
-export function setDeclaredOriginCheck(fastify: FastifyInstance, check: DeclaredOriginCheck): void {
-  declaredOriginChecks.set(fastify, check);
+export function setDeclaredOrigins(fastify: FastifyInstance, origins: DeclaredOrigins): void {
+  declaredOrigins.set(fastify, origins);
 }
 
 /** Host names we are willing to put in a Location header. */
@@ -69,9 +82,24 @@ export function registerHttpHooks(
       return;
     }
     if (config.requireHttps && redirectToHttps(request, reply, isTrusted)) return;
-    const isDeclared = declaredOriginChecks.get(fastify) ?? isNeverDeclared;
-    if (applyCors(request, reply, config.corsOrigins, isDeclared)) return;
+    const declared = declaredOrigins.get(fastify) ?? NONE_DECLARED;
+    if (applyCors(request, reply, config.corsOrigins, declared)) return;
     done();
+  });
+  // A declared origin not in CORS_ORIGINS is admitted on the actual request once the gate has
+  // set the caller (request.auth): on the answers and errors to its creator's keys only.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      request.auth !== undefined &&
+      !reply.hasHeader('Access-Control-Allow-Origin') &&
+      (declaredOrigins.get(fastify) ?? NONE_DECLARED).isDeclaredBy(origin, request.auth.creatorId)
+    ) {
+      void reply.header('Access-Control-Allow-Origin', origin);
+      void reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    }
+    done(null, payload);
   });
 }
 
@@ -89,29 +117,36 @@ function redirectToHttps(
   return true;
 }
 
-const isNeverDeclared: DeclaredOriginCheck = () => false;
+const NONE_DECLARED: DeclaredOrigins = {
+  isDeclaredByAnyone: () => false,
+  isDeclaredBy: () => false,
+};
 
-/** Sets CORS headers; answers a preflight itself. Returns true when the reply was sent. */
+/**
+ * Sets CORS headers for CORS_ORIGINS (and, on a preflight, declared origins); answers a
+ * preflight itself. Returns true when the reply was sent.
+ */
 function applyCors(
   request: FastifyRequest,
   reply: FastifyReply,
   allowedOrigins: readonly string[],
-  isDeclared: DeclaredOriginCheck,
+  declared: DeclaredOrigins,
 ): boolean {
   const origin = request.headers.origin;
   const path = request.url.split('?')[0];
+  const isPreflight =
+    request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
   if (path === HEALTH_PATH) {
     void reply.header('Access-Control-Allow-Origin', '*');
   } else if (
     origin !== undefined &&
-    (isAllowedOrigin(origin, allowedOrigins) || isDeclared(origin))
+    (isAllowedOrigin(origin, allowedOrigins) ||
+      (isPreflight && declared.isDeclaredByAnyone(origin)))
   ) {
     void reply.header('Access-Control-Allow-Origin', origin);
     void reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   }
   if (path !== HEALTH_PATH) void reply.header('Vary', 'Origin');
-  const isPreflight =
-    request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
   if (!isPreflight) return false;
   void reply
     .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE, OPTIONS')
