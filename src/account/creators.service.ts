@@ -19,6 +19,8 @@ export type CreatorWithPlan = CreatorEntity & { plan: PlanEntity };
 /** What the edge needs of a creator's plan, read in batches on its hot path. */
 export interface CreatorEdgeLimits {
   creatorId: string;
+  /** The plan's id (the usage warning names it). */
+  planId: PlanId;
   edgeClicksPerMinute: number;
   /** The creator's override, else the plan's. */
   includedClicks: number;
@@ -93,11 +95,12 @@ export class CreatorsService {
   async readEdgeLimits(creatorIds: string[]): Promise<CreatorEdgeLimits[]> {
     const rows: {
       creator_id: string;
+      plan_id: PlanId;
       edge_clicks_per_minute: number;
       included_clicks: number;
       is_hard_cap: boolean;
     }[] = await this.creators.manager.query(
-      `SELECT c.id AS creator_id, p.edge_clicks_per_minute, p.is_hard_cap,
+      `SELECT c.id AS creator_id, c.plan_id, p.edge_clicks_per_minute, p.is_hard_cap,
               COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks
          FROM creators c JOIN plans p ON p.id = c.plan_id
         WHERE c.id = ANY($1::varchar[])`,
@@ -105,6 +108,7 @@ export class CreatorsService {
     );
     return rows.map((row) => ({
       creatorId: row.creator_id,
+      planId: row.plan_id,
       edgeClicksPerMinute: row.edge_clicks_per_minute,
       includedClicks: row.included_clicks,
       isHardCap: row.is_hard_cap,

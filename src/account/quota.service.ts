@@ -12,7 +12,7 @@ import { EventOutboxService } from '../events/event-outbox.service';
 import { USAGE_WARNING_PERCENTS } from '../events/event-types';
 import { KvStore } from '../kv/kv-store';
 import { AppMetrics } from '../metrics/app-metrics';
-import { billingPeriodOf } from './billing-period';
+import { BillingPeriod, billingPeriodOf } from './billing-period';
 import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
 import { AdmissionAnswer, ClickAdmissionBatches } from './click-admission-batch';
@@ -22,6 +22,7 @@ import {
   clickBatchKeysAndArgs,
 } from './click-admission.script';
 import { edgeKeysOf, quotaCounterKey } from './edge-keys';
+import type { PlanId } from './plan.entity';
 
 /** Edge redirector limits (SPEC "Edge redirector limits"). */
 export const EDGE_WINDOW_MS = 60_000;
@@ -34,6 +35,8 @@ const STORE_WARNING_INTERVAL_MS = 10_000;
 /** What admission needs of a creator: its edge limit and its plan's quota terms. */
 export interface QuotaHolder {
   creatorId: string;
+  /** The usage warning names it. */
+  planId: PlanId;
   edgeClicksPerMinute: number;
   includedClicks: number;
   /** The plan stops at its included clicks (Free) instead of counting overage. */
@@ -135,7 +138,7 @@ export class QuotaService {
         [verdict, used] = await this.admissions.admit({ ...request, quotaSeed });
         if (verdict === 'quota_missing') return 'unrecorded';
       }
-      if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period.id);
+      if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period);
       return verdict;
     } catch (error) {
       // Redis unreachable (its outage is logged once, by the store), or a call failed: the same
@@ -176,12 +179,15 @@ export class QuotaService {
    * that click alone reports it (once per threshold, period and environment). Off the hot
    * path: the outbox write is not awaited. A counter rebuilt from PostgreSQL past a
    * threshold skips it (the click that crossed it was counted before the loss).
+   * `data` is the agreed `{threshold, clicksUsed, includedClicks, periodStart, periodEnd,
+   * plan}`, with the earlier `thresholdPercent` and `billingPeriod` beside it through 0.1.x
+   * (deprecated, removed in 0.2.0: README "Webhooks").
    */
   private warnOnThreshold(
     creator: QuotaHolder,
     environment: KeyEnvironment,
     used: number,
-    periodId: string,
+    period: BillingPeriod,
   ): void {
     for (const percent of USAGE_WARNING_PERCENTS) {
       const threshold = Math.ceil((creator.includedClicks * percent) / 100);
@@ -190,10 +196,14 @@ export class QuotaService {
         { creatorId: creator.creatorId, environment },
         'account.usage_warning',
         {
-          thresholdPercent: percent,
+          threshold: percent,
           clicksUsed: used,
           includedClicks: creator.includedClicks,
-          billingPeriod: periodId,
+          periodStart: period.start,
+          periodEnd: period.end,
+          plan: creator.planId,
+          thresholdPercent: percent,
+          billingPeriod: period.id,
         },
       );
     }

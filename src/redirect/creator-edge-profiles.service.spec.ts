@@ -13,6 +13,7 @@ const C = '01KDVDNA00000000000000000C';
 
 const PRO = (creatorId: string): CreatorEdgeLimits => ({
   creatorId,
+  planId: 'pro',
   edgeClicksPerMinute: 1_000,
   includedClicks: 10_000,
   isHardCap: false,

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CreatorEdgeLimits, CreatorsService, EdgeProfileChange } from '../account/creators.service';
+import type { PlanId } from '../account/plan.entity';
 import { SingleFlight } from '../common/cache/single-flight';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
@@ -11,6 +12,7 @@ import { NetworkAccountsService } from '../networks/network-accounts.service';
 /** What the edge needs of a creator: limits, quota and the affiliate ids to route with. */
 export interface CreatorEdgeProfile {
   creatorId: string;
+  planId: PlanId;
   edgeClicksPerMinute: number;
   includedClicks: number;
   /** The plan row is a hard cap (Free): the quota is a hard stop, no overage. */
@@ -295,6 +297,7 @@ export class CreatorEdgeProfilesService implements OnModuleInit, OnModuleDestroy
  */
 const COMPARED_FIELDS = Object.keys({
   creatorId: true,
+  planId: true,
   edgeClicksPerMinute: true,
   includedClicks: true,
   isHardCap: true,
