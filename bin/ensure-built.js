@@ -21,14 +21,51 @@ function newestMtimeMs(entry) {
     );
 }
 
-function ensureBuilt() {
+function isBuilt() {
   const built = fs.statSync(marker, { throwIfNoEntry: false });
   const newestSource = Math.max(
     ...sourceRoots.map((entry) => newestMtimeMs(path.join(root, entry))),
   );
-  if (built !== undefined && built.mtimeMs >= newestSource) return;
-  process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
-  build();
+  return built !== undefined && built.mtimeMs >= newestSource;
+}
+
+function ensureBuilt() {
+  if (isBuilt()) return;
+  // Several processes may find dist/ stale at once (e2e suites that run the built server in
+  // parallel, `npm start` beside `npx linkpilot`): one builds, the others wait and reuse it,
+  // rather than each deleting dist/ under the others.
+  withBuildLock(() => {
+    if (isBuilt()) return;
+    process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
+    build();
+  });
+}
+
+const lockDir = path.join(root, '.build-lock');
+/** A lock older than this was left by a build that died: taken over. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+function withBuildLock(work) {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const held = fs.statSync(lockDir, { throwIfNoEntry: false });
+      if (held !== undefined && Date.now() - held.mtimeMs > STALE_LOCK_MS) {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+      } else {
+        Atomics.wait(sleeper, 0, 0, 250);
+      }
+    }
+  }
+  try {
+    work();
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
 }
 
 /** `npm run build`: compile to dist/, plus the `dist/main.js` entry of docs/design.md section 7. */
