@@ -37,7 +37,7 @@ describe(loadConfig.name, () => {
     expect(config.database.url).toBeNull();
     expect(config.database.poolSize).toBe(10);
     expect(path.isAbsolute(config.database.dataDir)).toBe(true);
-    expect(config.kv).toEqual({ url: null, cluster: null });
+    expect(config.kv).toEqual({ url: null, cluster: null, commandTimeoutMs: 500 });
     expect(config.redirect).toEqual({
       redirectBaseUrl: 'http://localhost:3000',
       countryHeader: 'cf-ipcountry',
@@ -66,6 +66,8 @@ describe(loadConfig.name, () => {
     ['REDIS_CLUSTER_NODES', 'cache-1:7000,http://cache-2:7000'],
     ['REDIS_CLUSTER_NODES', 'redis://cache-1:7000/2'],
     ['REDIS_CLUSTER_NODES', 'redis://:a@cache-1:7000,redis://:b@cache-2:7000'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '0'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '0.5s'],
     ['TRUST_PROXY', 'banana'],
     ['TRUST_PROXY', 'loopback,banana'],
     ['LOG_LEVEL', 'loud'],
@@ -132,6 +134,7 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: value }).kv).toEqual({
       url: null,
       cluster: expected,
+      commandTimeoutMs: 500,
     });
   });
 

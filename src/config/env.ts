@@ -62,6 +62,11 @@ export interface KvConfig {
   url: string | null;
   /** REDIS_CLUSTER_NODES: a Redis Cluster. Neither set: the in-process store. */
   cluster: RedisClusterConfig | null;
+  /**
+   * REDIS_COMMAND_TIMEOUT_MS: a command Redis has not answered in this time fails, and the
+   * store counts Redis as unreachable until it answers a PING (src/kv/redis-client.ts).
+   */
+  commandTimeoutMs: number;
 }
 
 export interface RedirectConfig {
@@ -167,6 +172,7 @@ export const ENV_VARIABLES = [
   'DATABASE_CONNECT_TIMEOUT_MS',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
+  'REDIS_COMMAND_TIMEOUT_MS',
   'DATA_DIR',
   'REDIRECT_BASE_URL',
   'TRUST_PROXY',
@@ -337,7 +343,8 @@ function parseKvConfig(reader: EnvReader): KvConfig {
   if (url !== null && cluster !== null) {
     reader.problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both');
   }
-  return { url, cluster };
+  const commandTimeoutMs = reader.int('REDIS_COMMAND_TIMEOUT_MS', 500, 20, 60_000);
+  return { url, cluster, commandTimeoutMs };
 }
 
 /**

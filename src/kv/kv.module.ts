@@ -33,19 +33,24 @@ async function waitForReady(redis: RedisClient): Promise<boolean> {
  */
 export async function openKvStore(config: KvConfig, logger: Logger): Promise<KvStore> {
   if (config.cluster !== null) {
-    const cluster = createRedisCluster(config.cluster);
+    const cluster = createRedisCluster(config.cluster, config.commandTimeoutMs);
     // Built before the first connection attempt can fail, so its listeners see it.
     const store = new RedisKvStore(cluster, {
       log: logger,
       server: describeCluster(config.cluster),
+      commandTimeoutMs: config.commandTimeoutMs,
     });
     await waitForReady(cluster);
     return store;
   }
   if (config.url !== null) {
-    const redis = createRedisClient(config.url);
+    const redis = createRedisClient(config.url, config.commandTimeoutMs);
     const server = redactUrl(config.url);
-    const store = new RedisKvStore(redis, { log: logger, server });
+    const store = new RedisKvStore(redis, {
+      log: logger,
+      server,
+      commandTimeoutMs: config.commandTimeoutMs,
+    });
     if ((await waitForReady(redis)) && (await isClusterNode(redis).catch(() => false))) {
       await store.close();
       throw new Error(

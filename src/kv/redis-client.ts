@@ -17,12 +17,22 @@ const reconnectDelayMs = (attempt: number): number => Math.min(attempt * 200, 20
  * A Redis client that fails fast instead of queueing while disconnected, so a Redis outage
  * shows as errors (and a degraded health, and the in-process fallbacks) rather than requests
  * hanging. It reconnects by itself, backing off from 200 ms to 2 s between attempts.
+ *
+ * `commandTimeoutMs` (ioredis's `commandTimeout`) bounds every command, on every connection
+ * made from this client (its `duplicate()`s inherit it): a Redis that keeps its connection
+ * open but answers nothing (stopped, swapping, a hung disk) fails the command with "Command
+ * timed out" instead of holding the request for as long as the stall lasts. The command
+ * stays written: Redis runs it when it wakes, and its late reply is dropped. No command the
+ * service sends blocks on the server (the click consumer polls XREADGROUP without BLOCK, and
+ * a SUBSCRIBE is answered at once), so one bound fits all; a blocking command would need a
+ * client of its own, without it. RedisKvStore counts a timeout as an outage.
  */
-export function createRedisClient(url: string): Redis {
+export function createRedisClient(url: string, commandTimeoutMs: number): Redis {
   return new Redis(url, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     retryStrategy: reconnectDelayMs,
     // No auto-pipelining: the hot command, the click admission, already leaves as one call
     // per event-loop turn (see ClickAdmissionBatches for why not pipelines).
@@ -34,9 +44,11 @@ export function createRedisClient(url: string): Redis {
  * at once while the cluster is not reachable (no offline queue at the cluster's level; a
  * node's own connection still queues the commands issued while it first connects). Lost
  * altogether, the cluster is connected again with the same backoff; a MOVED or a failover
- * is followed by ioredis, which refreshes its slot map.
+ * is followed by ioredis, which refreshes its slot map. The command timeout is a node
+ * option: ioredis arms it on each node's connection, where the command is written (or
+ * queued while that node connects), and a timed-out command is not redirected or retried.
  */
-export function createRedisCluster(config: RedisClusterConfig): Cluster {
+export function createRedisCluster(config: RedisClusterConfig, commandTimeoutMs: number): Cluster {
   return new Cluster(config.nodes, {
     enableOfflineQueue: false,
     clusterRetryStrategy: reconnectDelayMs,
@@ -46,6 +58,7 @@ export function createRedisCluster(config: RedisClusterConfig): Cluster {
       tls: config.tls ? {} : undefined,
       maxRetriesPerRequest: 1,
       connectTimeout: CONNECT_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
     },
   });
 }

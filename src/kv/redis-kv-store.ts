@@ -35,6 +35,28 @@ class FlatArgsCommand extends Redis.Command {
   }
 }
 
+/**
+ * ioredis's rejection of a command not answered within its `commandTimeout`, and the store's
+ * own of a command it did not send because Redis is down; common/errors/kv-unavailable.ts
+ * reads both as the store being unavailable (a 503, not a 500, where nothing falls back).
+ */
+const TIMED_OUT_MESSAGE = 'Command timed out';
+const NOT_SENT_MESSAGE = 'Redis unreachable: command not sent';
+
+const isTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === TIMED_OUT_MESSAGE;
+
+/**
+ * Every command is refused at once, without being sent, from the moment Redis is known down
+ * (a lost connection, or a command that timed out) until it is back (the connection ready
+ * again, or a probe's PING answered: RedisConnectionMonitor). Why: with the timeout alone,
+ * every request during a stall would still wait the whole timeout for each Redis command it
+ * makes, and leave one more command in Redis's socket for it to run when it wakes (a click
+ * admission run late counts in the quota as well as in the spool). This way only the
+ * commands sent before the first timeout wait for it; every later request goes straight to
+ * its fallback (the click spool, the in-process limits, PostgreSQL). A lost connection
+ * refused commands at once already (no offline queue); a stall now takes the same path.
+ */
 export class RedisKvStore extends KvStore {
   private subscriber: RedisClient | null = null;
   /** Each script's SHA-1, by name (the name guards against two scripts sharing one). */
@@ -49,10 +71,11 @@ export class RedisKvStore extends KvStore {
     {
       log = new Logger('KvStore'),
       server = 'redis',
-    }: { log?: ConnectionLog; server?: string } = {},
+      commandTimeoutMs = null,
+    }: { log?: ConnectionLog; server?: string; commandTimeoutMs?: number | null } = {},
   ) {
     super();
-    this.connection = new RedisConnectionMonitor(redis, log, server);
+    this.connection = new RedisConnectionMonitor(redis, log, server, commandTimeoutMs);
   }
 
   override isReachable(): boolean {
@@ -65,9 +88,20 @@ export class RedisKvStore extends KvStore {
 
   async ping(): Promise<number> {
     const startedAt = performance.now();
-    await this.redis.ping();
+    await this.guarded(() => this.redis.ping());
     return performance.now() - startedAt;
   }
+
+  /** `command` sent unless Redis is down (see the class comment); a timeout makes it down. */
+  private guarded<T>(command: () => Promise<T>): Promise<T> {
+    if (!this.connection.isReachable()) return Promise.reject(new Error(NOT_SENT_MESSAGE));
+    return command().catch(this.failed);
+  }
+
+  private readonly failed = (error: unknown): never => {
+    if (isTimeout(error)) this.connection.commandTimedOut();
+    throw error;
+  };
 
   /**
    * EVALSHA, and EVAL when Redis answers NOSCRIPT (a restarted or flushed Redis), which
@@ -81,13 +115,15 @@ export class RedisKvStore extends KvStore {
     keys: readonly string[],
     args: readonly ScriptArg[],
   ): Promise<Reply> {
+    if (!this.connection.isReachable()) return Promise.reject(new Error(NOT_SENT_MESSAGE));
     const argv: ScriptArg[] = [this.shaOf(script), keys.length];
     for (const key of keys) argv.push(key);
     for (const arg of args) argv.push(arg);
+    // One handler, as before: noting a timeout adds no promise to the hot path.
     return this.send<Reply>('evalsha', argv).catch((error: unknown) => {
-      if (!String(error).includes('NOSCRIPT')) throw error;
+      if (!String(error).includes('NOSCRIPT')) return this.failed(error);
       argv[0] = script.lua;
-      return this.send<Reply>('eval', argv);
+      return this.send<Reply>('eval', argv).catch(this.failed);
     });
   }
 
@@ -116,32 +152,34 @@ export class RedisKvStore extends KvStore {
     return sha;
   }
 
-  async getString(key: string): Promise<string | null> {
-    return this.redis.get(key);
+  getString(key: string): Promise<string | null> {
+    return this.guarded(() => this.redis.get(key));
   }
 
   async setString(key: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.redis.set(key, value, 'EX', ttlSeconds);
+    await this.guarded(() => this.redis.set(key, value, 'EX', ttlSeconds));
   }
 
-  async getHash(key: string): Promise<Record<string, string>> {
-    return this.redis.hgetall(key);
+  getHash(key: string): Promise<Record<string, string>> {
+    return this.guarded(() => this.redis.hgetall(key));
   }
 
   async setHash(key: string, fields: Record<string, string>, ttlSeconds: number): Promise<void> {
     // MULTI: a hash never exists without its expiry.
-    const replies = await this.redis.multi().hset(key, fields).expire(key, ttlSeconds).exec();
+    const replies = await this.guarded(() =>
+      this.redis.multi().hset(key, fields).expire(key, ttlSeconds).exec(),
+    );
     const failed = replies?.find(([error]) => error !== null)?.[0];
     if (failed) throw failed;
   }
 
   async deleteKeys(keys: string[]): Promise<void> {
     // One DEL per key: keys of different slots cannot share a command on a cluster.
-    await Promise.all(keys.map((key) => this.redis.del(key)));
+    await this.guarded(() => Promise.all(keys.map((key) => this.redis.del(key))));
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.redis.publish(channel, message);
+    await this.guarded(() => this.redis.publish(channel, message));
   }
 
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
@@ -179,18 +217,20 @@ export class RedisKvStore extends KvStore {
 
   async appendToStream(stream: string, payload: string): Promise<string> {
     // Same field as the click admission script's XADD, which the readers below read.
-    const id = await this.redis.xadd(stream, '*', 'c', payload);
+    const id = await this.guarded(() => this.redis.xadd(stream, '*', 'c', payload));
     if (id === null) throw new Error(`XADD to ${stream} added nothing`);
     return id;
   }
 
-  async streamLength(stream: string): Promise<number> {
-    return this.redis.xlen(stream);
+  streamLength(stream: string): Promise<number> {
+    return this.guarded(() => this.redis.xlen(stream));
   }
 
   async ensureStreamGroup(stream: string, group: string): Promise<void> {
     try {
-      await this.send('xgroup', ['CREATE', stream, group, '0', 'MKSTREAM'], stream);
+      await this.guarded(() =>
+        this.send('xgroup', ['CREATE', stream, group, '0', 'MKSTREAM'], stream),
+      );
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes('BUSYGROUP')) throw error;
     }
@@ -202,15 +242,8 @@ export class RedisKvStore extends KvStore {
     consumer: string,
     count: number,
   ): Promise<StreamEntry[]> {
-    const reply = (await this.redis.xreadgroup(
-      'GROUP',
-      group,
-      consumer,
-      'COUNT',
-      count,
-      'STREAMS',
-      stream,
-      '>',
+    const reply = (await this.guarded(() =>
+      this.redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', stream, '>'),
     )) as [string, [string, string[]][]][] | null;
     return reply === null ? [] : toEntries(reply[0][1]);
   }
@@ -222,14 +255,8 @@ export class RedisKvStore extends KvStore {
     minIdleMs: number,
     count: number,
   ): Promise<StreamEntry[]> {
-    const reply = (await this.redis.xautoclaim(
-      stream,
-      group,
-      consumer,
-      minIdleMs,
-      '0',
-      'COUNT',
-      count,
+    const reply = (await this.guarded(() =>
+      this.redis.xautoclaim(stream, group, consumer, minIdleMs, '0', 'COUNT', count),
     )) as [string, [string, string[] | null][]];
     return toEntries(reply[1]);
   }
@@ -243,17 +270,17 @@ export class RedisKvStore extends KvStore {
    */
   async ackAndDelete(stream: string, group: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.redis.xack(stream, group, ...ids);
-    const groups = await this.send<unknown>('xinfo', ['GROUPS', stream], stream);
+    await this.guarded(() => this.redis.xack(stream, group, ...ids));
+    const groups = await this.guarded(() =>
+      this.send<unknown>('xinfo', ['GROUPS', stream], stream),
+    );
     const lastDelivered = lastDeliveredIdOf(groups, group);
-    const [pendingCount, oldestPending] = (await this.redis.xpending(stream, group)) as [
-      number,
-      string | null,
-      ...unknown[],
-    ];
+    const [pendingCount, oldestPending] = (await this.guarded(() =>
+      this.redis.xpending(stream, group),
+    )) as [number, string | null, ...unknown[]];
     const bound =
       pendingCount > 0 && oldestPending !== null ? oldestPending : nextStreamId(lastDelivered);
-    await this.redis.xtrim(stream, 'MINID', bound);
+    await this.guarded(() => this.redis.xtrim(stream, 'MINID', bound));
   }
 
   /**
@@ -264,11 +291,13 @@ export class RedisKvStore extends KvStore {
    */
   async streamGroupInfo(stream: string, group: string): Promise<StreamGroupInfo> {
     const [length, groups] = await Promise.all([
-      this.redis.xlen(stream),
-      this.send<unknown[][]>('xinfo', ['GROUPS', stream], stream).catch((error: unknown) => {
-        if (String(error).includes('no such key')) return [];
-        throw error;
-      }),
+      this.guarded(() => this.redis.xlen(stream)),
+      this.guarded(() => this.send<unknown[][]>('xinfo', ['GROUPS', stream], stream)).catch(
+        (error: unknown) => {
+          if (String(error).includes('no such key')) return [];
+          throw error;
+        },
+      ),
     ]);
     for (const fields of groups) {
       const at = (name: string): unknown => fields[fields.indexOf(name) + 1];

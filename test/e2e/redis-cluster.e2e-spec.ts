@@ -3,6 +3,7 @@ import { Cluster } from 'ioredis';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { CreatorsService } from '../../src/account/creators.service';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
@@ -25,7 +26,7 @@ import { TestClock } from '../support/test-clock';
  * goes to the node of its keys, and pub/sub crosses nodes: the click admission and its
  * streams read by the consumer group into PostgreSQL, the edge windows, unique visitors, link
  * invalidation between the app nodes, the API rate limits (one window and two together), an
- * Idempotency-Key claim, and scripts that a node no longer knows.
+ * Idempotency-Key claim, scripts that a node no longer knows, and a master that stalls.
  * Needs redis-server and redis-cli (Redis 7): skipped without them, unless CI is set.
  */
 const isSkipped = !hasRedisServer() && process.env.CI === undefined;
@@ -99,7 +100,10 @@ const AMAZON_URL = 'https://www.amazon.com/dp/B0BDHWDR12';
   it('should refuse REDIS_URL pointing at a cluster node, naming REDIS_CLUSTER_NODES', async () => {
     const quiet = { log: () => undefined, error: () => undefined } as unknown as Logger;
     await expect(
-      openKvStore({ url: `redis://127.0.0.1:${cluster.ports[0]}`, cluster: null }, quiet),
+      openKvStore(
+        { url: `redis://127.0.0.1:${cluster.ports[0]}`, cluster: null, commandTimeoutMs: 500 },
+        quiet,
+      ),
     ).rejects.toThrow(/is a Redis Cluster node: set REDIS_CLUSTER_NODES/);
   });
 
@@ -120,6 +124,7 @@ const AMAZON_URL = 'https://www.amazon.com/dp/B0BDHWDR12';
           password: null,
           tls: false,
         },
+        commandTimeoutMs: 500,
       },
       recorder as unknown as Logger,
     );
@@ -266,5 +271,59 @@ const AMAZON_URL = 'https://www.amazon.com/dp/B0BDHWDR12';
     expect(await used(creator)).toBe(2);
     await drain();
     expect(await storedClicks(linkId)).toBe(2);
+  });
+
+  it('should serve promptly while a master is stalled, and store its clicks once after', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const linkId = await createLink(creator);
+    await edgeVisit(t, `/r/${linkId}`).expect(302);
+    // The master of the creator's shard: its admission keys and its stream.
+    const port = Number(
+      (await nodeOf(clickStreamKey(edgeShardOf(creator.creatorId)))).split(':')[1],
+    );
+    const slowestMs = { click: 0, health: 0 };
+    const timed = async <T>(what: keyof typeof slowestMs, call: () => Promise<T>): Promise<T> => {
+      const startedAt = performance.now();
+      const result = await call();
+      slowestMs[what] = Math.max(slowestMs[what], performance.now() - startedAt);
+      return result;
+    };
+
+    cluster.stall(port);
+    try {
+      for (let i = 0; i < 10; i++) {
+        await timed('click', () => edgeVisit(t, `/r/${linkId}`).expect(302));
+      }
+      const during = await timed('health', () => t.http.get('/v1/health').expect(200));
+      expect(during.body.data.checks.kv.status).toBe('unreachable');
+      // Far below the stall: the 500 ms command timeout once, then no wait at all.
+      expect(slowestMs.click).toBeLessThan(2_000);
+      expect(slowestMs.health).toBeLessThan(2_000);
+      await delay(1_000);
+    } finally {
+      cluster.resume(port);
+    }
+    await pollUntil(
+      async () => (await t.http.get('/v1/health').expect(200)).body.data.checks.kv.status,
+      (status) => status === 'ok',
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    await pollUntil(
+      async () => {
+        await drain();
+        return storedClicks(linkId);
+      },
+      (stored) => stored >= 11,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    await delay(500);
+    await drain();
+    expect(await storedClicks(linkId)).toBe(11);
+    // The stall is logged, once, as an outage; nothing else went wrong.
+    expect(problems.splice(0)).toEqual([
+      expect.stringMatching(
+        /^error: Redis at Redis Cluster .* unreachable \(no reply within 500 ms\)/,
+      ),
+    ]);
   });
 });

@@ -19,6 +19,13 @@ export interface PrivateRedis {
   stop(options?: { keepData?: boolean }): Promise<void>;
   /** The server again on the same port, once it answers PING. */
   start(): Promise<void>;
+  /**
+   * Freezes the process (SIGSTOP): its connections stay open and the kernel still accepts new
+   * ones, but nothing is answered, as when Redis hangs on a slow disk, a swap storm or a fork.
+   */
+  stall(): void;
+  /** Lets a stalled process run again (SIGCONT): it answers what it was sent meanwhile. */
+  resume(): void;
   /** Stops it for good and removes its files. */
   remove(): Promise<void>;
 }
@@ -103,6 +110,8 @@ export async function startPrivateRedis({ appendOnly = false } = {}): Promise<Pr
     child = null;
     if (server === null || server.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    // A stalled server would never answer SHUTDOWN SAVE (a test that failed mid-stall).
+    server.kill('SIGCONT');
     if (keepData) await send(port, 'SHUTDOWN SAVE');
     else {
       fs.rmSync(path.join(dir, 'dump.rdb'), { force: true });
@@ -112,11 +121,24 @@ export async function startPrivateRedis({ appendOnly = false } = {}): Promise<Pr
     await exited;
   };
 
+  const signal = (name: 'SIGSTOP' | 'SIGCONT'): void => {
+    if (child === null || child.exitCode !== null) throw new Error('redis-server is not running');
+    child.kill(name);
+  };
+
   const remove = async (): Promise<void> => {
     await stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
   await start();
-  return { url: `redis://127.0.0.1:${port}/0`, port, stop, start, remove };
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    stop,
+    start,
+    stall: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+    remove,
+  };
 }

@@ -17,6 +17,10 @@ export interface PrivateRedisCluster {
   /** REDIS_CLUSTER_NODES of an app on it. */
   nodes: string;
   ports: number[];
+  /** Freezes the node on this port (SIGSTOP), as PrivateRedis.stall does one server. */
+  stall(port: number): void;
+  /** Lets a stalled node run again (SIGCONT). */
+  resume(port: number): void;
   /** Stops every node and removes their files. */
   remove(): Promise<void>;
 }
@@ -113,5 +117,16 @@ export async function startRedisCluster(masters = 3): Promise<PrivateRedisCluste
     await remove();
     throw error;
   }
-  return { nodes: ports.map((port) => `127.0.0.1:${port}`).join(','), ports, remove };
+  const signal = (port: number, name: 'SIGSTOP' | 'SIGCONT'): void => {
+    const child = children[ports.indexOf(port)];
+    if (child === undefined) throw new Error(`No node of this cluster on port ${port}`);
+    child.kill(name);
+  };
+  return {
+    nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    ports,
+    stall: (port) => signal(port, 'SIGSTOP'),
+    resume: (port) => signal(port, 'SIGCONT'),
+    remove,
+  };
 }

@@ -26,6 +26,12 @@ describe(isKvUnavailable.name, () => {
       new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'),
       true,
     ],
+    ['a command Redis did not answer in time (a stall)', new Error('Command timed out'), true],
+    [
+      'a command not sent while Redis is down',
+      new Error('Redis unreachable: command not sent'),
+      true,
+    ],
     ['a script error', new Error('ERR Error running script'), false],
     [
       'keys of two hash slots in one call',

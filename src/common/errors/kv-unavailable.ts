@@ -26,6 +26,8 @@ export function isKvUnavailable(error: unknown): boolean {
 
 // ioredis: a command while disconnected with the offline queue off, and one in flight when
 // the connection dropped; on a Redis Cluster, a command while no node answers, and one still
-// failing after its retries (a node lost, its slots not yet taken over).
+// failing after its retries (a node lost, its slots not yet taken over). A command not
+// answered within REDIS_COMMAND_TIMEOUT_MS (a stalled Redis), and one the store did not send
+// because Redis is down (src/kv/redis-kv-store.ts).
 const UNAVAILABLE_MESSAGES =
-  /^Stream isn't writeable|^Connection is closed|^Cluster isn't ready|^None of startup nodes|^Too many Cluster redirections/;
+  /^Stream isn't writeable|^Connection is closed|^Cluster isn't ready|^None of startup nodes|^Too many Cluster redirections|^Command timed out|^Redis unreachable: command not sent/;
