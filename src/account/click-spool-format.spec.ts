@@ -1,7 +1,9 @@
+import * as fc from 'fast-check';
 import { ClickRecordMessage, encodeClickRecord } from '../analytics/click-record-codec';
 import {
   encodeSpoolLine,
   parseSegment,
+  SegmentParser,
   segmentFileName,
   segmentWriterPid,
   SPOOL_SEGMENT_HEADER,
@@ -110,6 +112,43 @@ describe(parseSegment.name, () => {
       damagedLines: 0,
       hasTornTail: false,
     });
+  });
+});
+
+describe(SegmentParser.name, () => {
+  /** A line of a segment: a click of one of three creators and two months, or no entry. */
+  const line = fc.oneof(
+    fc
+      .record({
+        creatorId: fc.constantFrom('creator-1', 'creator-2', 'creator-3'),
+        clickedAt: fc.constantFrom('2026-11-30T23:59:59.000Z', '2026-12-01T00:00:00.000Z'),
+        visitorHash: fc.option(fc.constantFrom('h1', 'h2'), { nil: null }),
+      })
+      .map(({ creatorId, clickedAt, visitorHash }) =>
+        encodeSpoolLine({ record: recordOf({ creatorId, clickedAt }), visitorHash }),
+      ),
+    fc.constantFrom('\n', 'no tab here\n', '\t[1,2]\n'),
+  );
+
+  it('should give what parseSegment gives, however many lines each slice takes', () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(line, { maxLength: 30 }),
+        fc.string({ maxLength: 12 }).filter((tail) => !tail.includes('\n')),
+        fc.integer({ min: 1, max: 7 }),
+        (hasHeader, lines, tail, sliceLines) => {
+          const text = (hasHeader ? SPOOL_SEGMENT_HEADER : '') + lines.join('') + tail;
+          const parser = new SegmentParser(text);
+          let slices = 0;
+          while (parser.parseMore(sliceLines)) slices++;
+
+          expect(parser.result()).toEqual(parseSegment(text));
+          const linesToParse = hasHeader ? lines.length + (tail === '' ? 0 : 1) : 0;
+          expect(slices).toBeLessThanOrEqual(Math.ceil(linesToParse / sliceLines));
+        },
+      ),
+    );
   });
 });
 

@@ -58,39 +58,74 @@ export interface ParsedSegment {
 
 /** Reads a segment's text; a file without the header is all damaged lines. */
 export function parseSegment(text: string): ParsedSegment {
-  const parsed: ParsedSegment = {
+  const parser = new SegmentParser(text);
+  parser.parseMore(Number.POSITIVE_INFINITY);
+  return parser.result();
+}
+
+/**
+ * A segment read a slice of lines at a time, so that the replay can let the event loop run
+ * between slices: the segment of a long outage under load holds tens of thousands of clicks,
+ * and parsing it in one go would hold every request, and every Redis reply, for that long
+ * (long enough for the commands in flight to pass REDIS_COMMAND_TIMEOUT_MS, which reads as a
+ * new outage). Any slicing gives what parseSegment gives.
+ */
+export class SegmentParser {
+  private readonly parsed: ParsedSegment = {
     clicks: [],
     quotaShares: [],
     damagedLines: 0,
     hasTornTail: false,
   };
-  if (!text.startsWith(SPOOL_SEGMENT_HEADER)) {
-    parsed.damagedLines = text.split('\n').filter((line) => line !== '').length;
-    return parsed;
+  private readonly shares = new Map<string, QuotaShare>();
+  /** Where the next line starts. */
+  private at: number;
+
+  constructor(private readonly text: string) {
+    if (text.startsWith(SPOOL_SEGMENT_HEADER)) {
+      this.at = SPOOL_SEGMENT_HEADER.length;
+      return;
+    }
+    this.parsed.damagedLines = text.split('\n').filter((line) => line !== '').length;
+    this.at = text.length;
   }
-  const lines = text.slice(SPOOL_SEGMENT_HEADER.length).split('\n');
-  // Text ending in a newline splits into a last empty string; anything else is a torn line.
-  const tail = lines.pop();
-  parsed.hasTornTail = tail !== undefined && tail !== '';
-  const shares = new Map<string, QuotaShare>();
-  for (const line of lines) {
+
+  /** Parses up to `maxLines` more lines; true while some remain. */
+  parseMore(maxLines: number): boolean {
+    for (let count = 0; count < maxLines && this.at < this.text.length; count++) {
+      const end = this.text.indexOf('\n', this.at);
+      if (end < 0) {
+        // A last line without its newline: cut short by a crash in mid-write.
+        this.parsed.hasTornTail = true;
+        this.at = this.text.length;
+        break;
+      }
+      this.addLine(this.text.slice(this.at, end));
+      this.at = end + 1;
+    }
+    return this.at < this.text.length;
+  }
+
+  result(): ParsedSegment {
+    return { ...this.parsed, quotaShares: [...this.shares.values()] };
+  }
+
+  private addLine(line: string): void {
     const click = parseLine(line);
     if (click === null) {
-      parsed.damagedLines++;
-      continue;
+      this.parsed.damagedLines++;
+      return;
     }
-    parsed.clicks.push(click);
+    this.parsed.clicks.push(click);
     const period = billingPeriodOf(click.clickedAtMs);
     const shareKey = `${click.creatorId}\n${click.environment}\n${period.id}`;
-    const share = shares.get(shareKey);
+    const share = this.shares.get(shareKey);
     if (share === undefined) {
       const { creatorId, environment } = click;
       const { id: periodId, start: periodStart } = period;
-      shares.set(shareKey, { creatorId, environment, periodId, periodStart, clicks: 1 });
+      this.shares.set(shareKey, { creatorId, environment, periodId, periodStart, clicks: 1 });
     } else share.clicks++;
   }
-  parsed.quotaShares = [...shares.values()];
-  return parsed;
 }
 
 function parseLine(line: string): ReplayableClick | null {

@@ -4,6 +4,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ClickCountsService } from '../analytics/click-counts.service';
 import { clickStreamKey, edgeShardOf } from '../analytics/click-streams';
 import {
@@ -14,7 +15,7 @@ import {
 import { KvStore } from '../kv/kv-store';
 import { MemoryKvStore } from '../kv/memory-kv-store';
 import { ClickSpool } from './click-spool';
-import { parseSegment, QuotaShare, ReplayableClick } from './click-spool-format';
+import { QuotaShare, ReplayableClick, SegmentParser } from './click-spool-format';
 import {
   RECONCILE_QUOTA_SCRIPT,
   reconciledMarkerKey,
@@ -27,6 +28,8 @@ import { QUOTA_TTL_SECONDS } from './quota.service';
 const RETRY_INTERVAL_MS = 5_000;
 /** Clicks replayed at once: one socket write, short enough not to hold live clicks back. */
 const CHUNK_SIZE = 200;
+/** Lines parsed between two turns of the event loop (SegmentParser). */
+const PARSE_SLICE_LINES = 1_000;
 /** A reconciliation marker lives as long as the quota counter it guards can. */
 const MARKER_TTL_SECONDS = QUOTA_TTL_SECONDS;
 
@@ -122,7 +125,9 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
   /** Steps 1 to 3 of the class comment for one segment. */
   private async replaySegment(segment: string): Promise<ReplayTally> {
     const tally: ReplayTally = { clicks: 0, countersReconciled: 0 };
-    const parsed = parseSegment(await this.spool.readSegment(segment));
+    const parser = new SegmentParser(await this.spool.readSegment(segment));
+    while (parser.parseMore(PARSE_SLICE_LINES)) await yieldToEventLoop();
+    const parsed = parser.result();
     if (parsed.damagedLines > 0) {
       this.logger.error(
         `Click spool segment ${segment}: ${parsed.damagedLines} damaged lines skipped`,

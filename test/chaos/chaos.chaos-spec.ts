@@ -21,8 +21,9 @@ import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
  * proxy this run controls, on a private Redis it starts (AOF everysec), with a click worker
  * beside it, under load on GET /r/:id at 50 connections, while it (a) kills the click worker
  * with SIGKILL and starts it again, (b) stops Redis for 10 s, (c) cuts PostgreSQL off for
- * 10 s, (d) stalls PostgreSQL for 10 s. Then it compares, per creator, the 302s it counted
- * with the clicks in PostgreSQL and the quota counters, prints the figures and writes them
+ * 10 s, (d) stalls PostgreSQL for 10 s, (e) stalls Redis for 10 s (SIGSTOP, then SIGCONT).
+ * Then it compares, per creator, the 302s it counted with the clicks in PostgreSQL and the
+ * quota counters, prints the figures (with the slowest answer of each fault) and writes them
  * to bench/results/chaos.json. Never touches the machine's shared Redis; on PostgreSQL it
  * only creates and drops its own database.
  */
@@ -46,8 +47,14 @@ const SCHEDULE = {
   databaseRestoredAt: 38,
   databaseStalledAt: 44,
   databaseUnstalledAt: 54,
-  loadStopsAt: Number(process.env.CHAOS_DURATION_S ?? 64),
+  redisStalledAt: 60,
+  redisResumedAt: 70,
+  loadStopsAt: Number(process.env.CHAOS_DURATION_S ?? 80),
 };
+
+/** What the service is going through: the slowest answer in flight during each is kept. */
+type Phase =
+  'steady' | 'workerDown' | 'redisStopped' | 'databaseCut' | 'databaseStalled' | 'redisStalled';
 /** How long the stores get to settle (spool replayed, streams drained) after the load. */
 const SETTLE_LIMIT_MS = 120_000;
 const TARGETS = { lost: 0, duplicated: 0, serverErrors: 0, slowestMsAtMost: 1_000 };
@@ -64,6 +71,8 @@ interface LoadTally {
   otherStatuses: Record<string, number>;
   failures: number;
   slowestMs: number;
+  /** Each answer counts for every phase it was in flight during. */
+  slowestMsByPhase: Partial<Record<Phase, number>>;
   redirectsByCreator: Map<string, number>;
 }
 
@@ -161,8 +170,14 @@ async function waitForHealth(port: number): Promise<void> {
  * 50 keep-alive connections, each sending its next visit as soon as the last one is answered,
  * until `until` resolves. Every visit is a browser from its own address, so each 302 is a
  * counted click (no bot, no window, no quota applies to Enterprise creators here).
+ * `phases` lists the phases as they began (performance.now() times), the first at the start.
  */
-async function driveLoad(port: number, links: Link[], until: Promise<void>): Promise<LoadTally> {
+async function driveLoad(
+  port: number,
+  links: Link[],
+  until: Promise<void>,
+  phases: readonly { at: number; phase: Phase }[],
+): Promise<LoadTally> {
   const tally: LoadTally = {
     requests: 0,
     redirects: 0,
@@ -170,7 +185,19 @@ async function driveLoad(port: number, links: Link[], until: Promise<void>): Pro
     otherStatuses: {},
     failures: 0,
     slowestMs: 0,
+    slowestMsByPhase: {},
     redirectsByCreator: new Map(),
+  };
+  const answered = (startedAt: number): void => {
+    const ms = performance.now() - startedAt;
+    tally.requests++;
+    tally.slowestMs = Math.max(tally.slowestMs, ms);
+    // The phase it was sent in (the last to begin before it), and every one begun since.
+    for (let i = phases.length - 1; i >= 0; i--) {
+      const { at, phase } = phases[i];
+      tally.slowestMsByPhase[phase] = Math.max(tally.slowestMsByPhase[phase] ?? 0, ms);
+      if (at <= startedAt) break;
+    }
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   let stopped = false;
@@ -192,8 +219,7 @@ async function driveLoad(port: number, links: Link[], until: Promise<void>): Pro
           response.resume();
           response.on('end', () => {
             const status = response.statusCode ?? 0;
-            tally.requests++;
-            tally.slowestMs = Math.max(tally.slowestMs, performance.now() - startedAt);
+            answered(startedAt);
             if (status === 302) {
               tally.redirects++;
               const count = tally.redirectsByCreator.get(link.creatorId) ?? 0;
@@ -208,9 +234,8 @@ async function driveLoad(port: number, links: Link[], until: Promise<void>): Pro
       );
       request.on('timeout', () => request.destroy(new Error('timed out')));
       request.on('error', () => {
-        tally.requests++;
+        answered(startedAt);
         tally.failures++;
-        tally.slowestMs = Math.max(tally.slowestMs, performance.now() - startedAt);
         resolve();
       });
     });
@@ -300,24 +325,59 @@ describe('npm run chaos', () => {
       const links = await createLinks(port, creators);
       log(`${creators.length} creators, ${links.length} links; load for ${SCHEDULE.loadStopsAt}s`);
 
-      const at = (seconds: number, what: string, act: () => unknown): Promise<void> =>
+      const phases: { at: number; phase: Phase }[] = [{ at: performance.now(), phase: 'steady' }];
+      const enter = (phase: Phase): void => {
+        phases.push({ at: performance.now(), phase });
+      };
+      /** Each fault's phase starts as it is injected and ends once it is undone. */
+      const at = (
+        seconds: number,
+        what: string,
+        act: () => unknown,
+        { from, to }: { from?: Phase; to?: Phase },
+      ): Promise<void> =>
         delay(seconds * 1000).then(async () => {
           log(`${seconds}s: ${what}`);
+          if (from !== undefined) enter(from);
           await act();
+          if (to !== undefined) enter(to);
         });
       const faults = Promise.all([
-        at(SCHEDULE.workerKilledAt, 'click worker killed (SIGKILL)', () => worker.kill('SIGKILL')),
-        at(SCHEDULE.workerRestartedAt, 'click worker started again', () => {
-          worker = startWorker();
+        at(SCHEDULE.workerKilledAt, 'click worker killed (SIGKILL)', () => worker.kill('SIGKILL'), {
+          from: 'workerDown',
         }),
-        at(SCHEDULE.redisStoppedAt, 'Redis stopped', () => redis.stop({ keepData: true })),
-        at(SCHEDULE.redisStartedAt, 'Redis started again', () => redis.start()),
-        at(SCHEDULE.databaseCutAt, 'PostgreSQL cut off', () => proxy.cut()),
-        at(SCHEDULE.databaseRestoredAt, 'PostgreSQL reachable again', () => proxy.restore()),
-        at(SCHEDULE.databaseStalledAt, 'PostgreSQL stalled', () => proxy.stall()),
-        at(SCHEDULE.databaseUnstalledAt, 'PostgreSQL answering again', () => proxy.restore()),
+        at(
+          SCHEDULE.workerRestartedAt,
+          'click worker started again',
+          () => {
+            worker = startWorker();
+          },
+          { to: 'steady' },
+        ),
+        at(SCHEDULE.redisStoppedAt, 'Redis stopped', () => redis.stop({ keepData: true }), {
+          from: 'redisStopped',
+        }),
+        at(SCHEDULE.redisStartedAt, 'Redis started again', () => redis.start(), { to: 'steady' }),
+        at(SCHEDULE.databaseCutAt, 'PostgreSQL cut off', () => proxy.cut(), {
+          from: 'databaseCut',
+        }),
+        at(SCHEDULE.databaseRestoredAt, 'PostgreSQL reachable again', () => proxy.restore(), {
+          to: 'steady',
+        }),
+        at(SCHEDULE.databaseStalledAt, 'PostgreSQL stalled', () => proxy.stall(), {
+          from: 'databaseStalled',
+        }),
+        at(SCHEDULE.databaseUnstalledAt, 'PostgreSQL answering again', () => proxy.restore(), {
+          to: 'steady',
+        }),
+        at(SCHEDULE.redisStalledAt, 'Redis stalled (SIGSTOP)', () => redis.stall(), {
+          from: 'redisStalled',
+        }),
+        at(SCHEDULE.redisResumedAt, 'Redis resumed (SIGCONT)', () => redis.resume(), {
+          to: 'steady',
+        }),
       ]);
-      const tally = await driveLoad(port, links, delay(SCHEDULE.loadStopsAt * 1000));
+      const tally = await driveLoad(port, links, delay(SCHEDULE.loadStopsAt * 1000), phases);
       await faults;
       log(`load done: ${tally.requests} requests, ${tally.redirects} 302s; settling`);
 
@@ -376,6 +436,9 @@ describe('npm run chaos', () => {
         quotaCountersNotEqualToStored: quotaMismatches,
         quotaCounterMinusStored,
         slowestRequestMs: Math.round(tally.slowestMs),
+        slowestRequestMsByPhase: Object.fromEntries(
+          Object.entries(tally.slowestMsByPhase).map(([name, ms]) => [name, Math.round(ms)]),
+        ),
         settleMs,
         targets: TARGETS,
       };
