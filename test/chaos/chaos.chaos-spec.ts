@@ -1,7 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -13,6 +12,7 @@ import { CLICK_STREAMS } from '../../src/analytics/click-streams';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../../src/auth/api-key-format';
 import { newUlid } from '../../src/common/ids';
 import { startPrivateRedis } from '../support/private-redis';
+import { sparePort } from '../support/spare-ports';
 import { startDatabaseProxy } from '../support/tcp-proxy';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 
@@ -75,14 +75,6 @@ interface LoadTally {
   slowestMsByPhase: Partial<Record<Phase, number>>;
   redirectsByCreator: Map<string, number>;
 }
-
-const sparePort = async (): Promise<number> => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
 
 const log = (message: string): void => {
   process.stdout.write(`chaos: ${message}\n`);

@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import { AddressInfo, connect, createServer, Socket } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -9,6 +9,7 @@ import { createCreatorWithKey } from '../factories/creator.factory';
 import { createLink } from '../factories/link.factory';
 import { DESKTOP_BROWSER_UA } from '../support/edge-visit';
 import { pollUntil } from '../support/poll';
+import { sparePort } from '../support/spare-ports';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 
@@ -218,17 +219,6 @@ describe('Graceful shutdown of the built server (e2e)', () => {
     expect(stored).toBe(redirected);
   }, 60_000);
 });
-
-function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function openConnection(baseUrl: string): Promise<Socket> {
   const { hostname, port } = new URL(baseUrl);

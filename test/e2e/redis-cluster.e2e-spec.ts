@@ -15,7 +15,8 @@ import { createApiClient } from '../support/api-client';
 import { DESKTOP_BROWSER_UA, edgeVisit } from '../support/edge-visit';
 import { pollUntil } from '../support/poll';
 import { hasRedisServer } from '../support/private-redis';
-import { PrivateRedisCluster, sparePorts, startRedisCluster } from '../support/redis-cluster';
+import { PrivateRedisCluster, startRedisCluster } from '../support/redis-cluster';
+import { sparePorts } from '../support/spare-ports';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
 

@@ -1,7 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -13,6 +12,7 @@ import {
   secretKeyIdOf,
 } from '../../src/webhooks/webhook-secret-keyring';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
+import { sparePort } from '../support/spare-ports';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 import { Receiver, verifySignature } from '../support/webhook-receiver';
@@ -73,17 +73,6 @@ async function runBuiltServer(env: Record<string, string>): Promise<Exit> {
     clearTimeout(killer);
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** What servers wrote before key ids: bare base64 of iv | tag | ciphertext. */

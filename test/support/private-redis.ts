@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sparePort } from './spare-ports';
 
 /**
  * A redis-server of the test's own on a spare loopback port (never the machine's shared
@@ -33,14 +34,6 @@ export interface PrivateRedis {
 /** True when a redis-server binary can be run (CI installs it; a newcomer's laptop may not). */
 export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-async function sparePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Sends one inline command; the first reply's text, or null when nothing answered. */

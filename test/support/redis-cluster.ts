@@ -1,9 +1,9 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sparePorts } from './spare-ports';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -23,19 +23,6 @@ export interface PrivateRedisCluster {
   resume(port: number): void;
   /** Stops every node and removes their files. */
   remove(): Promise<void>;
-}
-
-/** Free loopback ports, all held at once while chosen so that no two are the same. */
-export async function sparePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => net.createServer());
-  await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
-  );
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
-  );
-  return ports;
 }
 
 /** `redis-cli` on one node; its output, or '' when it could not answer. */
