@@ -212,7 +212,7 @@ export interface paths {
         };
         /**
          * The caller's click records, newest first
-         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. For more than 10,000 records, narrow by date rather than paging deep.
+         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date.
          */
         get: operations["AnalyticsController_listClicks"];
         put?: never;
@@ -232,7 +232,7 @@ export interface paths {
         };
         /**
          * The caller's clicks per UTC hour or day, zero-filled, optionally per group
-         * @description `from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); at most 1,000 buckets, a longer range is a 400 naming the limit.
+         * @description `from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); at most 1,000 buckets and 10,000 points (series × buckets); beyond either, a 400 naming the limit and how to narrow the request.
          */
         get: operations["AnalyticsController_timeseries"];
         put?: never;
@@ -816,7 +816,7 @@ export interface components {
         };
         ApiErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED";
+            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED";
             message: string;
             /** @description VALIDATION_ERROR: field -> messages */
             details?: {
@@ -2306,7 +2306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +2566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2652,7 +2652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2734,7 +2734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { AuthContext, Caller } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { AnalyticsSummaryResponse } from './analytics-summary.response';
 import { AnalyticsService } from './analytics.service';
+import { ApiAnalyticsBusy } from './api-analytics-busy.decorator';
 import { ClickListResponse } from './click.response';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ListClicksQuery } from './dto/list-clicks.query';
@@ -12,6 +13,7 @@ import { TimeseriesResponse } from './timeseries.response';
 
 @ApiTags('analytics')
 @ApiBearerAuth()
+@ApiAnalyticsBusy()
 @Controller('analytics')
 export class AnalyticsController {
   constructor(private readonly analytics: AnalyticsService) {}
@@ -21,7 +23,7 @@ export class AnalyticsController {
     summary: "The caller's click records, newest first",
     description:
       '`from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. ' +
-      'For more than 10,000 records, narrow by date rather than paging deep.',
+      'Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date.',
   })
   @ApiEnvelopedOk(ClickListResponse)
   listClicks(
@@ -36,7 +38,8 @@ export class AnalyticsController {
     summary: "The caller's clicks per UTC hour or day, zero-filled, optionally per group",
     description:
       '`from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); ' +
-      'at most 1,000 buckets, a longer range is a 400 naming the limit.',
+      'at most 1,000 buckets and 10,000 points (series × buckets); beyond either, a 400 ' +
+      'naming the limit and how to narrow the request.',
   })
   @ApiEnvelopedOk(TimeseriesResponse)
   timeseries(

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { AnalyticsController } from './analytics.controller';
+import { AnalyticsDatabase } from './analytics-database';
 import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';
@@ -11,7 +12,13 @@ import { UniqueVisitorsService } from './unique-visitors.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
   controllers: [AnalyticsController],
-  providers: [ClicksRepository, ExcludedHitsRepository, UniqueVisitorsService, AnalyticsService],
+  providers: [
+    AnalyticsDatabase,
+    ClicksRepository,
+    ExcludedHitsRepository,
+    UniqueVisitorsService,
+    AnalyticsService,
+  ],
   exports: [AnalyticsService],
 })
 export class AnalyticsModule {}

@@ -2,11 +2,13 @@ import { UniqueVisitorsService } from './unique-visitors.service';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { LinkAnalyticsResponse } from './link-analytics.response';
 import { normaliseLinkId } from '../common/ids';
-import { TimeseriesQuery } from './dto/timeseries.query';
+import { TimeseriesGroup, TimeseriesQuery } from './dto/timeseries.query';
 import {
   bucketCountOf,
   bucketStartsOf,
   MAX_TIMESERIES_BUCKETS,
+  MAX_TIMESERIES_POINTS,
+  maxSeriesOf,
   timeseriesPeriodOf,
   zeroFilledSeries,
 } from './time-buckets';
@@ -36,6 +38,12 @@ import { ClicksRepository } from './clicks.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ListClicksQuery } from './dto/list-clicks.query';
 
+/**
+ * The click list pages down to this record at most (page × limit): an OFFSET walks every row
+ * before the page, so deeper sets are narrowed by date, as the spec says for sets over 10,000.
+ */
+export const MAX_CLICK_LIST_DEPTH = 10_000;
+
 /** Click records and their summary, always of the calling creator and key environment only. */
 @Injectable()
 export class AnalyticsService {
@@ -51,6 +59,13 @@ export class AnalyticsService {
     const { page = 1, limit = DEFAULT_PAGE_SIZE, from, to, ...filter } = query;
     if (from !== undefined && to !== undefined && from > to) {
       throw invalidField('from', `from (${from}) must be on or before to (${to})`);
+    }
+    if (page * limit > MAX_CLICK_LIST_DEPTH) {
+      throw invalidField(
+        'page',
+        `pages reach at most the ${MAX_CLICK_LIST_DEPTH}th click (page × limit); page ${page} ` +
+          `of ${limit} ends at the ${page * limit}th: narrow by from and to (or another filter) instead`,
+      );
     }
     const { clicks, total } = await this.clicks.listPageInScope(
       scope,
@@ -96,7 +111,8 @@ export class AnalyticsService {
 
   /**
    * Clicks per UTC hour or day, zero-filled, optionally one series per group; at most
-   * MAX_TIMESERIES_BUCKETS buckets (400 beyond, naming the limit).
+   * MAX_TIMESERIES_BUCKETS buckets and MAX_TIMESERIES_POINTS points (400 beyond, naming the
+   * limit and how to narrow the request).
    */
   async timeseries(scope: RecordScope, query: TimeseriesQuery): Promise<TimeseriesResponse> {
     const interval = query.interval ?? 'day';
@@ -110,13 +126,25 @@ export class AnalyticsService {
         `a time series has at most ${MAX_TIMESERIES_BUCKETS} buckets; ${from} to ${to} by ${interval} is ${buckets}`,
       );
     }
+    const maxSeries = maxSeriesOf(buckets);
+    // One key more than fits tells the answer would not fit, without fetching the rest.
     const counts = await this.clicks.countPerBucket(
       scope,
       interval,
       periodRangeOf({ periodStart: from, periodEnd: to }),
       query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId),
       groupBy,
+      maxSeries + 1,
     );
+    if (new Set(counts.map((count) => count.key)).size > maxSeries) {
+      throw invalidField(
+        'groupBy',
+        `a time series answers at most ${MAX_TIMESERIES_POINTS} points (series × buckets); ` +
+          `${from} to ${to} by ${interval} is ${buckets} buckets, room for ${maxSeries} series, ` +
+          `and more than ${maxSeries} ${GROUP_NOUNS[groupBy]} have clicks: shorten the range` +
+          `${interval === 'hour' ? ', count by day' : ''}, narrow by linkId, or group otherwise`,
+      );
+    }
     const series = zeroFilledSeries(bucketStartsOf(interval, from, to), counts, groupBy !== 'none');
     return { interval, from, to, groupBy, series };
   }
@@ -170,6 +198,15 @@ export class AnalyticsService {
     return this.merchants.knowledgeBase.find(merchantId)?.displayName ?? merchantId;
   }
 }
+
+/** What the series of each grouping are, in a refusal's words. */
+const GROUP_NOUNS: Record<TimeseriesGroup, string> = {
+  none: 'series',
+  country: 'countries',
+  device: 'device classes',
+  network: 'networks',
+  outcome: 'outcomes',
+};
 
 function invalidField(field: string, message: string): AppError {
   return new AppError(ErrorCode.VALIDATION_ERROR, `Invalid request: ${field}.`, {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { RecordScope } from '../common/access/auth-context';
 import type { DayPeriod } from './analytics-dates';
+import { AnalyticsDatabase } from './analytics-database';
 import {
   EXCLUDED_HIT_REASONS,
   ExcludedHitReason,
@@ -16,10 +17,16 @@ export interface ExcludedHitsTotals {
   revenueNotEarnedUsd: Record<(typeof REVENUE_LOSING_REASONS)[number], number>;
 }
 
-/** The excluded-hit ledger's read side (the table ExcludedHitsLedgerService writes). */
+/**
+ * The excluded-hit ledger's read side (the table ExcludedHitsLedgerService writes): reads
+ * through AnalyticsDatabase, the sandbox purge through the serving pool.
+ */
 @Injectable()
 export class ExcludedHitsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reads: AnalyticsDatabase,
+  ) {}
 
   /** The scope's ledger over the inclusive days, optionally of one link. */
   async totals(
@@ -27,15 +34,17 @@ export class ExcludedHitsRepository {
     period: DayPeriod,
     linkId: string | null,
   ): Promise<ExcludedHitsTotals> {
-    const rows: { reason: string; hits: string; epc_usd_sum: string }[] =
-      await this.dataSource.query(
-        `SELECT reason, sum(hits) AS hits, sum(epc_usd_sum) AS epc_usd_sum
-           FROM excluded_hits
-          WHERE creator_id = $1 AND environment = $2 AND day >= $3 AND day <= $4
-            AND ($5::varchar IS NULL OR link_id = $5)
-          GROUP BY reason`,
-        [scope.creatorId, scope.environment, period.periodStart, period.periodEnd, linkId],
-      );
+    const rows: { reason: string; hits: string; epc_usd_sum: string }[] = await this.reads.read(
+      (source) =>
+        source.query(
+          `SELECT reason, sum(hits) AS hits, sum(epc_usd_sum) AS epc_usd_sum
+             FROM excluded_hits
+            WHERE creator_id = $1 AND environment = $2 AND day >= $3 AND day <= $4
+              AND ($5::varchar IS NULL OR link_id = $5)
+            GROUP BY reason`,
+          [scope.creatorId, scope.environment, period.periodStart, period.periodEnd, linkId],
+        ),
+    );
     const excludedHits = zeroedByReason();
     const revenueNotEarnedUsd = { creator_rate_limited: 0, quota_exhausted: 0 };
     for (const row of rows) {

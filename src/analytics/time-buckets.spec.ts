@@ -2,6 +2,9 @@ import * as fc from 'fast-check';
 import {
   bucketCountOf,
   bucketStartsOf,
+  MAX_TIMESERIES_BUCKETS,
+  MAX_TIMESERIES_POINTS,
+  maxSeriesOf,
   timeseriesPeriodOf,
   zeroFilledSeries,
 } from './time-buckets';
@@ -92,5 +95,28 @@ describe(zeroFilledSeries.name, () => {
         buckets: starts.map((ms) => ({ start: new Date(ms).toISOString(), clicks: 0 })),
       },
     ]);
+  });
+});
+
+describe(maxSeriesOf.name, () => {
+  it.each([
+    [1_000, 10],
+    [984, 10],
+    [720, 13],
+    [30, 333],
+    [1, 10_000],
+  ])('should fit %i buckets with %i series', (buckets, series) => {
+    expect(maxSeriesOf(buckets)).toBe(series);
+  });
+
+  it('should be the most series whose points stay within the limit, and at least 10', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_TIMESERIES_BUCKETS }), (buckets) => {
+        const series = maxSeriesOf(buckets);
+        expect(series * buckets).toBeLessThanOrEqual(MAX_TIMESERIES_POINTS);
+        expect((series + 1) * buckets).toBeGreaterThan(MAX_TIMESERIES_POINTS);
+        expect(series).toBeGreaterThanOrEqual(10);
+      }),
+    );
   });
 });

@@ -7,6 +7,17 @@ export type TimeseriesInterval = (typeof TIMESERIES_INTERVALS)[number];
 /** One answer holds at most this many buckets per series; a longer range is a 400. */
 export const MAX_TIMESERIES_BUCKETS = 1_000;
 
+/**
+ * One answer holds at most this many points (series × buckets, zeros included): 10,000 is
+ * about 500 KB of JSON. More series than fit is a 400.
+ */
+export const MAX_TIMESERIES_POINTS = 10_000;
+
+/** How many series fit beside `buckets` buckets each (at least 10 within the bucket limit). */
+export function maxSeriesOf(buckets: number): number {
+  return Math.floor(MAX_TIMESERIES_POINTS / Math.max(1, buckets));
+}
+
 const INTERVAL_MS: Record<TimeseriesInterval, number> = { hour: 3_600_000, day: 86_400_000 };
 
 /**

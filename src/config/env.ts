@@ -44,6 +44,23 @@ export interface DatabaseConfig {
    */
   statementTimeoutMs: number;
   connectTimeoutMs: number;
+  analytics: AnalyticsPoolConfig;
+}
+
+/**
+ * The analytics reads (analytics/analytics-database.ts) apart from the serving pool, so a
+ * dashboard never holds the connections the edge and the API need.
+ */
+export interface AnalyticsPoolConfig {
+  /**
+   * Connections of their own pool, and so how many analytics statements run at once. 0: none
+   * of their own, they take turns on the serving pool, one at a time (always so on PGlite).
+   */
+  poolSize: number;
+  /** A statement not finished in this time is cancelled (their own pool only). */
+  statementTimeoutMs: number;
+  /** How long a read waits for its turn before answering 503 ANALYTICS_BUSY. */
+  queueTimeoutMs: number;
 }
 
 /**
@@ -170,6 +187,9 @@ export const ENV_VARIABLES = [
   'DATABASE_POOL_SIZE',
   'DATABASE_STATEMENT_TIMEOUT_MS',
   'DATABASE_CONNECT_TIMEOUT_MS',
+  'ANALYTICS_POOL_SIZE',
+  'ANALYTICS_STATEMENT_TIMEOUT_MS',
+  'ANALYTICS_QUEUE_TIMEOUT_MS',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'REDIS_COMMAND_TIMEOUT_MS',
@@ -423,6 +443,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+      analytics: {
+        poolSize: reader.int('ANALYTICS_POOL_SIZE', 2, 0, 100),
+        statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
+        queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
+      },
     },
     kv: parseKvConfig(reader),
     redirect: {

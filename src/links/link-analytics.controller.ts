@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnalyticsService } from '../analytics/analytics.service';
 import { AnalyticsSummaryQuery } from '../analytics/dto/analytics-summary.query';
 import { LinkAnalyticsResponse } from '../analytics/link-analytics.response';
+import { ApiAnalyticsBusy } from '../analytics/api-analytics-busy.decorator';
 import { AuthContext, Caller } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { LinksService } from './links.service';
@@ -13,6 +14,7 @@ import { LinksService } from './links.service';
  */
 @ApiTags('analytics')
 @ApiBearerAuth()
+@ApiAnalyticsBusy()
 @Controller('analytics/links')
 export class LinkAnalyticsController {
   constructor(

@@ -93,6 +93,64 @@ describe('Analytics time series (e2e)', () => {
     expect(response.body.error.details.to[0]).toContain('at most 1000 buckets');
   });
 
+  describe('points bound', () => {
+    // 1,000 days by day: room for 10 series of 10,000 points.
+    const THOUSAND_DAYS = 'interval=day&from=2024-03-02&to=2026-11-26';
+    const COUNTRIES = ['AE', 'BR', 'DE', 'FR', 'GB', 'IN', 'JP', 'MX', 'NG', 'US', 'ZA'];
+
+    async function creatorWithCountries(countries: string[]): Promise<ApiClient> {
+      const owner = await createCreatorWithKey(t.app, { plan: 'publisher' });
+      await insertClicks(
+        t.app,
+        owner.creatorId,
+        countries.map((visitorCountry, day) => ({
+          clickedAt: `2026-03-${String(day + 1).padStart(2, '0')}T12:00:00.000Z`,
+          visitorCountry,
+        })),
+      );
+      return createApiClient(t, owner);
+    }
+
+    it('should answer as many series as fit in 10,000 points', async () => {
+      const tenCountries = await creatorWithCountries(COUNTRIES.slice(0, 10));
+      const response = await tenCountries
+        .get(`/v1/analytics/timeseries?${THOUSAND_DAYS}&groupBy=country`)
+        .expect(200);
+
+      const answer = response.body.data as { series: { key: string; buckets: unknown[] }[] };
+      expect(answer.series.map((s) => s.key)).toEqual(COUNTRIES.slice(0, 10));
+      expect(answer.series.every((s) => s.buckets.length === 1_000)).toBe(true);
+    });
+
+    it('should refuse one series more with 400 naming the limit and how to narrow', async () => {
+      const elevenCountries = await creatorWithCountries(COUNTRIES);
+      const response = await elevenCountries.get(
+        `/v1/analytics/timeseries?${THOUSAND_DAYS}&groupBy=country`,
+      );
+
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.details.groupBy[0]).toMatch(
+        /at most 10000 points \(series × buckets\); 2024-03-02 to 2026-11-26 by day is 1000 buckets, room for 10 series, and more than 10 countries have clicks: shorten the range, narrow by linkId/,
+      );
+      // Each series fits on its own.
+      const oneLink = await elevenCountries.get(`/v1/analytics/timeseries?${THOUSAND_DAYS}`);
+      expect(oneLink.status).toBe(200);
+    });
+
+    it('should suggest counting by day when hours make the answer too large', async () => {
+      const elevenCountries = await creatorWithCountries(COUNTRIES);
+      const response = await elevenCountries.get(
+        '/v1/analytics/timeseries?interval=hour&from=2026-03-01&to=2026-04-10&groupBy=country',
+      );
+
+      expect(response.status).toBe(400);
+      expect(response.body.error.details.groupBy[0]).toMatch(
+        /984 buckets, room for 10 series.*shorten the range, count by day/,
+      );
+    });
+  });
+
   it.each([
     ['interval=week', 'interval'],
     ['groupBy=city', 'groupBy'],

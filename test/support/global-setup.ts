@@ -18,6 +18,8 @@ export default async function globalSetup(): Promise<void> {
     process.env.DATABASE_URL = handle.url;
     // Test apps get the URL, not the embedded default: give them its pool size too.
     process.env.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
+    // ...and no second pool for the analytics reads (openDatabase's rule for PGlite).
+    process.env.ANALYTICS_POOL_SIZE = '0';
     (globalThis as { __linkpilotTestDb?: unknown }).__linkpilotTestDb = { handle, dataDir };
   }
   const config = loadConfig(process.env);

@@ -38,6 +38,11 @@ export enum ErrorCode {
   KV_ERROR = 'KV_ERROR',
   /** PostgreSQL unreachable or not answering in time: retry (Retry-After). */
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  /**
+   * Analytics reads at capacity (none of their connections free in time), or one ran past its
+   * statement timeout: retry (Retry-After), or narrow the request.
+   */
+  ANALYTICS_BUSY = 'ANALYTICS_BUSY',
   /** This server is stopping (SIGTERM): send the request again, on a new connection. */
   SHUTTING_DOWN = 'SHUTTING_DOWN',
   FX_DATA_UNAVAILABLE = 'FX_DATA_UNAVAILABLE',
@@ -80,6 +85,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.INTERNAL_ERROR]: HttpStatus.INTERNAL_SERVER_ERROR,
   [ErrorCode.KV_ERROR]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.DATABASE_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.ANALYTICS_BUSY]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.SHUTTING_DOWN]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.FX_DATA_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.PAYMENT_PROVIDER_ERROR]: HttpStatus.BAD_GATEWAY,
