@@ -12,6 +12,15 @@ import { buildDataSourceOptions } from '../database/data-source-options';
 export const ANALYTICS_RETRY_AFTER_SECONDS = 2;
 
 /**
+ * The analytics sessions' own settings. No parallel workers: a slot is then one backend, at
+ * most one core, so ANALYTICS_POOL_SIZE bounds the cores analytics can take from the rest.
+ * No JIT: these statements aggregate over many monthly partitions, and compiling each
+ * partition's expressions costs more CPU than it saves on scans of this size (the analytics
+ * benchmark, docs/benchmarks.md).
+ */
+const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' };
+
+/**
  * Where the analytics reads run, apart from the serving pool that the edge (link records on a
  * cache miss, creator profiles), the click writes and the rest of the API share: a pool of
  * their own of ANALYTICS_POOL_SIZE connections with its own statement timeout, and as many
@@ -69,6 +78,7 @@ export class AnalyticsDatabase implements OnModuleDestroy {
       buildDataSourceOptions(url ?? '', analytics.poolSize, {
         statementTimeoutMs: analytics.statementTimeoutMs,
         connectTimeoutMs,
+        sessionSettings: ANALYTICS_SESSION_SETTINGS,
       }),
     )
       .initialize()

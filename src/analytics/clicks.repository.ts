@@ -169,10 +169,10 @@ export class ClicksRepository {
    * creator-environment-time index. `groupColumn` is one of GROUP_COLUMNS, never user text.
    *
    * Only the first `maxKeys` group keys (ascending, null last) are answered: how many groups
-   * have clicks is known only once they are counted, since a country is whatever two letters
-   * the edge header said (no useful bound beforehand: 250 of them over 1,000 days was a 12 MB
-   * answer). Asked for one more key than fits, a caller learns that the answer would not fit
-   * while Node never receives more than that many series' rows.
+   * have clicks is known only once they are counted, and a bound fixed beforehand is useless
+   * for countries (whatever two letters the edge header said: with every country there is,
+   * any range over 40 days by day would be refused). Asked for one more key than fits, the
+   * caller learns that the answer would not fit, and Node never receives more rows than that.
    */
   async countPerBucket(
     scope: RecordScope,

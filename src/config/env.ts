@@ -444,7 +444,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
       analytics: {
-        poolSize: reader.int('ANALYTICS_POOL_SIZE', 2, 0, 100),
+        poolSize: reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100),
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
         queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
       },

@@ -6,6 +6,8 @@ import { ENTITIES } from '../entities';
 export interface PoolBounds {
   statementTimeoutMs: number;
   connectTimeoutMs: number;
+  /** Server settings for every session of the pool (`-c name=value` at connection). */
+  sessionSettings?: Record<string, string>;
 }
 
 /**
@@ -37,6 +39,13 @@ export function buildDataSourceOptions(
             // accepts connections but no longer answers (a cancel would never arrive).
             statement_timeout: bounds.statementTimeoutMs,
             query_timeout: bounds.statementTimeoutMs + 1000,
+            ...(bounds.sessionSettings === undefined
+              ? {}
+              : {
+                  options: Object.entries(bounds.sessionSettings)
+                    .map(([name, value]) => `-c ${name}=${value}`)
+                    .join(' '),
+                }),
           }),
     },
   };
