@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -35,6 +36,8 @@ const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 
 @Injectable()
 export class AnalyticsDatabase implements OnModuleDestroy {
   private readonly slots: SlotQueue;
+  /** The connection source of the slot the current call holds, if it holds one. */
+  private readonly held = new AsyncLocalStorage<DataSource>();
   /** Their own pool, opened by the first read (the CLI builds this module and never reads). */
   private opening: Promise<DataSource> | null = null;
 
@@ -47,14 +50,18 @@ export class AnalyticsDatabase implements OnModuleDestroy {
   }
 
   /**
-   * Runs `work` in one slot. `work` runs its statements one after another (a slot is one
-   * connection); reads that may run side by side take a slot each.
+   * Runs `work` in one slot; a read inside another (a service holding one slot for a whole
+   * call) runs in the slot already held, so a call is admitted once and never queues behind
+   * itself. `work` runs its statements one after another: a slot is one connection.
    */
   async read<T>(work: (source: DataSource) => Promise<T>): Promise<T> {
+    const heldSource = this.held.getStore();
+    if (heldSource !== undefined) return work(heldSource);
     const release = await this.slots.acquire();
     if (release === null) throw this.busyError();
     try {
-      return await work(await this.source());
+      const source = await this.source();
+      return await this.held.run(source, () => work(source));
     } catch (error) {
       throw isStatementTimeout(error) ? this.timeoutError() : error;
     } finally {

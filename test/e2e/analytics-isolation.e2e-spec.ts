@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
@@ -163,5 +164,47 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
     expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     // Far below the serving pool's 20 s: the analytics pool's 300 ms applied.
     expect(elapsedMs).toBeLessThan(10_000);
+  });
+});
+
+(isEmbedded ? describe.skip : describe)('Analytics reads of one call (e2e)', () => {
+  const QUEUE_MS = 500;
+  let t: TestApp;
+  let api: ApiClient;
+  let observer: Client;
+  let locker: Client | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      CLICK_CONSUMER_ENABLED: 'false',
+      ANALYTICS_POOL_SIZE: '1',
+      ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_MS),
+    });
+    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
+    observer = new Client({ connectionString: process.env.DATABASE_URL });
+    await observer.connect();
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await observer.end();
+    await t.close();
+  });
+
+  it('should run a summary in one turn: its ledger never queues behind its own clicks', async () => {
+    locker = await lockOldMonth();
+    const summary = api
+      .get('/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30')
+      .then((response) => response);
+    await pollUntil(
+      () => statementsWaitingOnLock(observer),
+      (waiting) => waiting === 1,
+    );
+    // Longer than any read may queue: a second turn of the same call would be refused by now.
+    await delay(QUEUE_MS * 2);
+    await locker.query('COMMIT');
+    const response = await summary;
+
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ periodStart: '2024-06-01', totalClicks: 0 });
   });
 });
