@@ -10,6 +10,7 @@ import { LinkForwardQuery1764300000000 } from './1764300000000-link-forward-quer
 import { ExcludedHits1764350000000 } from './1764350000000-excluded-hits';
 import { EdgeProfileChanges1764400000000 } from './1764400000000-edge-profile-changes';
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
+import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   LinkForwardQuery1764300000000,
   ExcludedHits1764350000000,
   EdgeProfileChanges1764400000000,
+  ClickRollups1764450000000,
 ];

@@ -1,5 +1,11 @@
 import { Injectable, Optional } from '@nestjs/common';
 import {
+  ClickRollupsService,
+  RollupRebuildProgress,
+  RollupRebuildRequest,
+  RollupRebuildSummary,
+} from '../analytics/click-rollups.service';
+import {
   CommissionRateChangeResult,
   CommissionRateChangesService,
 } from '../links/commission-rate-changes.service';
@@ -51,6 +57,7 @@ export class AdminService {
     private readonly apiKeys: ApiKeysService,
     private readonly networkAccounts: NetworkAccountsService,
     private readonly fx: FxService,
+    private readonly clickRollups: ClickRollupsService,
     /** Present only when the CLI booted with the sandbox (CliModuleOptions). */
     @Optional() private readonly sandbox?: SandboxService,
     /** Present only when the CLI booted with links (merchants set-epc). */
@@ -78,6 +85,15 @@ export class AdminService {
     return {
       commissionRate: await this.commissionRates.setEpcHint(merchantId, region, networkId, epc),
     };
+  }
+
+  /** Recomputes the click rollups from the stored clicks, a creator-day per transaction. */
+  async rebuildClickRollups(
+    request: RollupRebuildRequest,
+    onProgress: (progress: RollupRebuildProgress) => void,
+  ): Promise<{ rebuild: RollupRebuildSummary }> {
+    if (request.creatorId !== undefined) await this.creators.findWithPlanOrThrow(request.creatorId);
+    return { rebuild: await this.clickRollups.rebuild(request, onProgress) };
   }
 
   /** Removes a creator's test links and test clicks; live records are never touched. */

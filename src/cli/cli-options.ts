@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { PLAN_IDS, PlanId } from '../account/plan.entity';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from '../auth/api-key.entity';
+import { describeAnalyticsDateProblem } from '../analytics/analytics-dates';
 import { normaliseAllowlistEntry } from '../common/net/ip-allowlist';
 
 /** Option parsers: a bad argument stops the command with a message naming the option. */
@@ -38,4 +39,11 @@ export function collectIp(value: string, previous: string[] = []): string[] {
     throw new InvalidArgumentError(`${value} is not an IP address or CIDR block.`);
   }
   return [...previous, value];
+}
+
+/** A whole UTC day, `YYYY-MM-DD`, as the analytics API takes them. */
+export function parseDay(value: string): string {
+  const problem = describeAnalyticsDateProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(`The day ${problem}.`);
+  return value;
 }

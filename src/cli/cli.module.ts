@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CreatorsModule } from '../account/creators.module';
+import { ClickRollupsModule } from '../analytics/click-rollups.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
@@ -43,6 +44,7 @@ export class CliModule {
         AuthModule,
         NetworksModule,
         FxModule,
+        ClickRollupsModule,
         ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
         ...(options.links === true ? [KvModule, LinksModule] : []),
         ...(options.webhookSecrets === true ? [WebhookSecretsModule] : []),

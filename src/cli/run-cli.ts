@@ -8,6 +8,7 @@ import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { openDatabase } from '../database/open-database';
 import { AdminService } from './admin.service';
 import { CliModule, CliModuleOptions } from './cli.module';
+import { registerAnalyticsCommands } from './commands/analytics.command';
 import { registerClicksCommands } from './commands/clicks.command';
 import type { CliContext, CliResult } from './commands/cli-context';
 import { registerCreatorsCommands } from './commands/creators.command';
@@ -52,7 +53,8 @@ export async function runCli(
   ): Promise<void> => {
     print(await withAdminService(config, work, options));
   };
-  const program = buildProgram({ config, print, withAdmin }, io);
+  const progress = (line: string): void => io.err(`${line}\n`);
+  const program = buildProgram({ config, print, progress, withAdmin }, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
@@ -80,7 +82,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   // Set before adding subcommands: commander copies these settings into each one it creates.
   const program = new Command('linkpilot')
     .description(
-      'Linkpilot admin CLI: creators, API keys, network accounts, FX rates, webhook secret keys, database.',
+      'Linkpilot admin CLI: creators, API keys, network accounts, FX rates, analytics, webhook secret keys, database.',
     )
     .option('--json', 'print one JSON object')
     .exitOverride()
@@ -96,6 +98,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   registerKeysCommands(program, context);
   registerNetworkAccountsCommands(program, context);
   registerClicksCommands(program, context);
+  registerAnalyticsCommands(program, context);
   registerFxCommands(program, context);
   registerSandboxCommands(program, context);
   registerMerchantsCommands(program, context);

@@ -9,6 +9,8 @@ export type CliResult = Record<string, unknown>;
 export interface CliContext {
   config: AppConfig;
   print: (result: CliResult) => void;
+  /** A line of progress for long commands, on stderr (stdout keeps the one result). */
+  progress: (line: string) => void;
   /**
    * Boots the database-backed services for one command, prints its result, closes them;
    * `options` adds what only some commands need (the sandbox and its key-value store).

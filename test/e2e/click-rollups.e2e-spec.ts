@@ -1,0 +1,253 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { ulid } from 'ulid';
+import { ClickRecordMessage, encodeClickRecord } from '../../src/analytics/click-record-codec';
+import {
+  CLICK_CONSUMER_GROUP,
+  ClickStreamConsumer,
+} from '../../src/analytics/click-stream.consumer';
+import { CLICK_STREAMS } from '../../src/analytics/click-streams';
+import { ClickEntity } from '../../src/analytics/click.entity';
+import { KvStore, StreamEntry } from '../../src/kv/kv-store';
+import { SandboxService } from '../../src/sandbox/sandbox.service';
+import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
+import { insertClicks } from '../factories/click.factory';
+import { createCreatorWithKey } from '../factories/creator.factory';
+import {
+  clickWriter,
+  randomClicks,
+  rollupsOf,
+  seededRandom,
+  sourceOfRecord,
+  storedClicksOf,
+  storedRollupsOf,
+  writeClicks,
+} from '../support/click-rollups';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const CLAIM_IDLE_MS = 100;
+
+describe('Click rollups (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      CLICK_CONSUMER_ENABLED: 'false',
+      CLICK_CLAIM_IDLE_MS: String(CLAIM_IDLE_MS),
+    });
+  });
+  afterAll(() => t.close());
+
+  /** A creator (a real one: the rebuild and the sandbox check) with a few link ids. */
+  async function newCreator(links = 3): Promise<{ creatorId: string; linkIds: string[] }> {
+    const { creatorId } = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    return { creatorId, linkIds: Array.from({ length: links }, () => ulid()) };
+  }
+
+  const expectedOf = (records: ClickRecordMessage[]) => rollupsOf(records.map(sourceOfRecord));
+
+  it('should add the clicks a writer stores to every rollup, by UTC hour, with exact sums', async () => {
+    const creators = [await newCreator(), await newCreator(2)];
+    const records = randomClicks(300, {
+      seed: 1,
+      creators,
+      days: ['2026-03-31', '2026-04-01'],
+    });
+    const writer = clickWriter(t.app);
+    for (let i = 0; i < records.length; i += 100) {
+      await writeClicks(writer, records.slice(i, i + 100));
+    }
+    const stored = await storedRollupsOf(
+      t.app,
+      creators.map((c) => c.creatorId),
+    );
+    expect(stored).toEqual(expectedOf(records));
+    // A sum keeps the scale of its clicks column, which the averages are rounded to.
+    expect(stored.routes[0]).toMatch(/,"\d+\.\d{4}","\d+\.\d{6}"\]$/);
+  });
+
+  it('should change nothing when the same entries are written again', async () => {
+    const creator = await newCreator();
+    const records = randomClicks(120, { seed: 2, creators: [creator], days: ['2026-03-10'] });
+    const writer = clickWriter(t.app);
+    await writeClicks(writer, records.slice(0, 80));
+    const once = await storedRollupsOf(t.app, [creator.creatorId]);
+    expect(once).toEqual(expectedOf(records.slice(0, 80)));
+
+    await writeClicks(writer, records.slice(0, 80));
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(once);
+    // A batch of entries partly stored already adds only the new ones.
+    await writeClicks(clickWriter(t.app), records.slice(40));
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(expectedOf(records));
+  });
+
+  it('should count the clicks a crashed writer stored once when another claims them again', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const created = await t.http
+      .post('/v1/links')
+      .set('Authorization', creator.authorization)
+      .send({ originalUrl: 'https://www.amazon.com/dp/B0BDHWDR12', visitorCountry: 'US' })
+      .expect(201);
+    const linkId = created.body.data.link.linkId as string;
+    for (let i = 0; i < 6; i++) {
+      await t.http
+        .get(`/r/${linkId}`)
+        .set('X-Forwarded-For', `198.18.7.${i + 1}`)
+        .set('CF-IPCountry', ['US', 'GB', 'IN'][i % 3])
+        .redirects(0)
+        .expect(302);
+    }
+    const consumer = (claimIdleMs: number) =>
+      new ClickStreamConsumer(
+        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs },
+        t.app.get(KvStore),
+        t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+      );
+    // The doomed writer reads and stores its entries, then dies before acknowledging them.
+    const doomed = consumer(CLAIM_IDLE_MS);
+    await doomed.ensureGroups();
+    const held: StreamEntry[] = [];
+    for (const stream of CLICK_STREAMS) {
+      held.push(
+        ...(await t.app
+          .get(KvStore)
+          .readStreamGroup(stream, CLICK_CONSUMER_GROUP, doomed.consumerName, 500)),
+      );
+    }
+    await doomed.insert(held);
+    const afterCrash = await storedRollupsOf(t.app, [creator.creatorId]);
+    expect(afterCrash.routes.length).toBeGreaterThan(0);
+
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
+    const restarted = consumer(CLAIM_IDLE_MS);
+    await restarted.drainOnce();
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(afterCrash);
+    const clicks = await storedClicksOf(t.app, [creator.creatorId]);
+    expect(clicks).toHaveLength(6);
+    expect(afterCrash).toEqual(rollupsOf(clicks));
+  });
+
+  it('should not deadlock when several writers add to the same rollup rows at once', async () => {
+    const creators = [await newCreator(2), await newCreator(2)];
+    // Few keys, each in every batch, in a different order per batch.
+    const narrow = (record: ClickRecordMessage): ClickRecordMessage => ({
+      ...record,
+      merchantId: 'amazon',
+      region: 'US',
+      networkId: 'amazon_associates',
+      preset: 'default',
+      outcome: 'routed',
+    });
+    const random = seededRandom(3);
+    const batches = Array.from({ length: 8 * 5 }, (_, i) =>
+      randomClicks(120, { seed: 100 + i, creators, days: ['2026-03-15'] })
+        .map(narrow)
+        .sort(() => random() - 0.5),
+    );
+    const writers = Array.from({ length: 8 }, () => clickWriter(t.app));
+    const results = await Promise.allSettled(
+      writers.map(async (writer, w) => {
+        for (let round = 0; round < 5; round++) {
+          await writeClicks(writer, batches[w * 5 + round]);
+        }
+      }),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(
+      await storedRollupsOf(
+        t.app,
+        creators.map((c) => c.creatorId),
+      ),
+    ).toEqual(expectedOf(batches.flat()));
+  });
+
+  it('should add only the good entries of a batch that holds a bad one', async () => {
+    const creator = await newCreator();
+    const records = randomClicks(20, { seed: 4, creators: [creator], days: ['2026-03-11'] });
+    const badTime = encodeClickRecord({ ...records[0], recordId: ulid(), clickedAt: 'not a time' });
+    const entries = [
+      ...records.slice(0, 10).map((record) => encodeClickRecord(record)),
+      badTime,
+      'not json',
+      ...records.slice(10).map((record) => encodeClickRecord(record)),
+    ].map((payload, i) => ({ id: `${i + 1}-0`, payload }));
+    expect(await clickWriter(t.app).insert(entries)).toBe(20);
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(expectedOf(records));
+  });
+
+  it('should keep the rollups of clicks inserted, updated or deleted by any statement', async () => {
+    const creator = await newCreator();
+    const seeds = randomClicks(60, { seed: 5, creators: [creator], days: ['2026-03-12'] });
+    // The test factory inserts rows straight into the table, as bulk loads through SQL do.
+    const rows = await insertClicks(
+      t.app,
+      creator.creatorId,
+      seeds.map(({ creatorId: _, ...seed }) => seed),
+    );
+    const fromTable = async () => rollupsOf(await storedClicksOf(t.app, [creator.creatorId]));
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(await fromTable());
+    expect((await fromTable()).routes.length).toBeGreaterThan(0);
+
+    const dataSource = t.app.get(DataSource);
+    await dataSource.query(
+      `UPDATE clicks SET visitor_country = 'FR', confidence = 0.5 WHERE record_id = ANY($1)`,
+      [rows.slice(0, 10).map((row) => row.recordId)],
+    );
+    // An update that changes nothing the rollups hold adds nothing either.
+    await dataSource.query(
+      `UPDATE clicks SET deep_link_used = NOT deep_link_used WHERE creator_id = $1`,
+      [creator.creatorId],
+    );
+    await dataSource.query(`DELETE FROM clicks WHERE record_id = ANY($1)`, [
+      rows.slice(10, 20).map((row) => row.recordId),
+    ]);
+    expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(await fromTable());
+
+    // The sandbox reset deletes every test click: their rollup rows go, none left at zero.
+    await t.app.get(SandboxService).reset(creator.creatorId);
+    const afterReset = await storedRollupsOf(t.app, [creator.creatorId]);
+    expect(afterReset).toEqual(await fromTable());
+    expect(afterReset.links.some((row) => row.includes('"test"'))).toBe(false);
+    expect(afterReset.links.length).toBeGreaterThan(0);
+  });
+
+  it('should aggregate the clicks already stored when migrated, and remove all it made on down', async () => {
+    const creator = await newCreator();
+    const records = randomClicks(40, { seed: 6, creators: [creator], days: ['2026-03-13'] });
+    const runner = t.app.get(DataSource).createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const migration = new ClickRollups1764450000000();
+      await migration.down(runner);
+      const objects = () =>
+        runner.query(
+          `SELECT (SELECT count(*) FROM pg_class WHERE relname LIKE 'click\\_rollup%')
+                + (SELECT count(*) FROM pg_proc WHERE proname LIKE 'click\\_rollups\\_%')
+                + (SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'click\\_rollups\\_%') AS count`,
+        ) as Promise<{ count: string }[]>;
+      expect(Number((await objects())[0].count)).toBe(0);
+      // Stored without rollups (as before the migration), then migrated.
+      const writer = new ClickStreamConsumer(
+        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
+        t.app.get(KvStore),
+        runner.manager.getRepository(ClickEntity),
+      );
+      await writeClicks(writer, records);
+      await migration.up(runner);
+      // 3 tables, their 3 unique keys and the link rollup's creator index; 3 functions, 3 triggers.
+      expect(Number((await objects())[0].count)).toBe(3 + 3 + 1 + 3 + 3);
+      const rows = (table: string) =>
+        runner.query(`SELECT clicks FROM ${table} WHERE creator_id = $1`, [
+          creator.creatorId,
+        ]) as Promise<{ clicks: number }[]>;
+      for (const table of ['click_rollup_links', 'click_rollup_routes', 'click_rollup_audiences']) {
+        const total = (await rows(table)).reduce((sum, row) => sum + row.clicks, 0);
+        expect([table, total]).toEqual([table, records.length]);
+      }
+      expect((await rows('click_rollup_routes')).length).toBe(expectedOf(records).routes.length);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+});
