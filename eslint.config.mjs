@@ -18,6 +18,7 @@ export default tseslint.config(
       'data/**',
       'bin/**',
       'bench/**',
+      'scripts/**/*.js',
       '*.js',
       '*.mjs',
       '*.cjs',

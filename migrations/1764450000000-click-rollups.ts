@@ -1,10 +1,15 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The UTC hour of a click: the bucket of every rollup (docs/analytics.md). */
-const HOUR_OF_CLICK = `date_trunc('hour', clicked_at, 'UTC')`;
+/** A click's buckets: its UTC hour, and its UTC day (docs/analytics.md). */
+const BUCKETS: Record<string, string> = {
+  hour: `date_trunc('hour', clicked_at, 'UTC')`,
+  day: `(clicked_at AT TIME ZONE 'UTC')::date`,
+};
 
 interface Rollup {
   table: string;
+  /** `hour` or `day`: the column of the key that holds the bucket. */
+  bucket: 'hour' | 'day';
   /** The columns a row is unique by, in lock order: every writer upserts in this order. */
   key: readonly string[];
   /** Exact sums behind the averages, named after the clicks column they add up. */
@@ -17,13 +22,15 @@ const SUMS = [
 ] as const;
 
 /**
- * Three rollups of one row source, in the order every statement touches them (the triggers
- * and the rebuild's lock): per link with every dimension; per creator by route; per creator
- * by audience. docs/analytics.md has the row-count arithmetic behind the split.
+ * Four rollups of one row source, in the order every statement touches them (the triggers
+ * and the rebuild's lock): per link and hour with every dimension; per creator and day by
+ * route; per creator and hour by network and outcome; per creator and hour by audience.
+ * docs/analytics.md has the row-count arithmetic behind the split.
  */
 const ROLLUPS: readonly Rollup[] = [
   {
     table: 'click_rollup_links',
+    bucket: 'hour',
     key: [
       'creator_id',
       'environment',
@@ -40,12 +47,20 @@ const ROLLUPS: readonly Rollup[] = [
     sums: SUMS,
   },
   {
-    table: 'click_rollup_routes',
-    key: ['creator_id', 'environment', 'hour', 'merchant_id', 'network_id', 'preset', 'outcome'],
+    table: 'click_rollup_route_days',
+    bucket: 'day',
+    key: ['creator_id', 'environment', 'day', 'merchant_id', 'network_id', 'preset', 'outcome'],
     sums: SUMS,
   },
   {
-    table: 'click_rollup_audiences',
+    table: 'click_rollup_route_hours',
+    bucket: 'hour',
+    key: ['creator_id', 'environment', 'hour', 'network_id', 'outcome'],
+    sums: [],
+  },
+  {
+    table: 'click_rollup_audience_hours',
+    bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'visitor_country', 'device_class'],
     sums: [],
   },
@@ -57,6 +72,7 @@ const COLUMN_TYPES: Record<string, string> = {
   environment: 'varchar(4) NOT NULL',
   link_id: 'varchar(26) NOT NULL',
   hour: 'timestamptz NOT NULL',
+  day: 'date NOT NULL',
   merchant_id: 'varchar(64)',
   network_id: 'varchar(40)',
   preset: 'varchar(20) NOT NULL',
@@ -66,7 +82,7 @@ const COLUMN_TYPES: Record<string, string> = {
   device_class: 'varchar(10) NOT NULL',
 };
 
-const valueOf = (column: string): string => (column === 'hour' ? HOUR_OF_CLICK : column);
+const valueOf = (column: string): string => BUCKETS[column] ?? column;
 
 /** How a statement's transition tables change the rollups: rows in, rows out, or both. */
 const CHANGES = {
@@ -123,12 +139,12 @@ function upsertSql(
 }
 
 /** Rows a removal brought to zero clicks: an empty group is no group at all. */
-function dropEmptySql({ table }: Rollup): string {
+function dropEmptySql({ table, bucket }: Rollup): string {
   return `
     DELETE FROM ${table}
      WHERE clicks = 0
-       AND (creator_id, environment, hour) IN
-           (SELECT DISTINCT creator_id, environment, ${HOUR_OF_CLICK} FROM old_clicks);`;
+       AND (creator_id, environment, ${bucket}) IN
+           (SELECT DISTINCT creator_id, environment, ${BUCKETS[bucket]} FROM old_clicks);`;
 }
 
 const TRANSITION_TABLES: Record<Change, string> = {
@@ -140,14 +156,14 @@ const TRANSITION_TABLES: Record<Change, string> = {
 const functionOf = (change: Change): string => `click_rollups_on_${change}`;
 
 /**
- * Hourly rollups of `clicks`, kept by the table itself: statement-level triggers over the
+ * Hourly and daily rollups of `clicks`, kept by the table itself: statement-level triggers over the
  * transition tables add the rows a statement actually inserted (an INSERT ... ON CONFLICT DO
  * NOTHING leaves the skipped ones out), and take out the rows it deleted, in the same
  * transaction. So every writer keeps them exact without knowing of them: the stream
  * consumer, its one-by-one retry, test factories, bulk loads through SQL. A replayed entry
  * inserts nothing and adds nothing.
  *
- * Each trigger touches the rollups in one order (links, routes, audiences) and each in key
+ * Each trigger touches the rollups in one order (ROLLUPS) and each in key
  * order, so concurrent writers never deadlock. Dropping or detaching a partition (retention)
  * and TRUNCATE fire no DELETE trigger and leave the rollups as they are; so does a write
  * straight into a partition, which `linkpilot analytics rebuild` then repairs.

@@ -3,152 +3,203 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 
-/** The UTC hour of a click: the bucket of every rollup row (docs/analytics.md). */
-const HOUR_OF_CLICK = `date_trunc('hour', clicked_at, 'UTC')`;
-
 /**
  * The rollup tables of migration ClickRollups1764450000000, in the order every writer locks
- * them (its triggers keep them; this repository rebuilds them). `from` says how a row is
- * aggregated: the link rollup from the clicks, the creator rollups from the link rollup
- * (sums of exact sums, so the same figures as from the clicks, for a fraction of the rows).
+ * them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
+ * holding the UTC hour (timestamptz) or day (date).
  */
-const ROLLUPS = [
+const LINKS = {
+  name: 'links',
+  table: 'click_rollup_links',
+  bucket: 'hour',
+  key: [
+    'creator_id',
+    'environment',
+    'link_id',
+    'hour',
+    'merchant_id',
+    'network_id',
+    'preset',
+    'outcome',
+    'region',
+    'visitor_country',
+    'device_class',
+  ],
+  sums: ['confidence_sum', 'epc_sum'],
+} as const;
+
+/** The creator rollups: projections of the link rollup, which holds every dimension. */
+const CREATOR_ROLLUPS = [
   {
-    name: 'links',
-    table: 'click_rollup_links',
-    key: [
-      'creator_id',
-      'environment',
-      'link_id',
-      'hour',
-      'merchant_id',
-      'network_id',
-      'preset',
-      'outcome',
-      'region',
-      'visitor_country',
-      'device_class',
-    ],
+    name: 'route_days',
+    table: 'click_rollup_route_days',
+    bucket: 'day',
+    key: ['creator_id', 'environment', 'day', 'merchant_id', 'network_id', 'preset', 'outcome'],
     sums: ['confidence_sum', 'epc_sum'],
   },
   {
-    name: 'routes',
-    table: 'click_rollup_routes',
-    key: ['creator_id', 'environment', 'hour', 'merchant_id', 'network_id', 'preset', 'outcome'],
-    sums: ['confidence_sum', 'epc_sum'],
+    name: 'route_hours',
+    table: 'click_rollup_route_hours',
+    bucket: 'hour',
+    key: ['creator_id', 'environment', 'hour', 'network_id', 'outcome'],
+    sums: [],
   },
   {
-    name: 'audiences',
-    table: 'click_rollup_audiences',
+    name: 'audience_hours',
+    table: 'click_rollup_audience_hours',
+    bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'visitor_country', 'device_class'],
     sums: [],
   },
 ] as const;
 
-type Rollup = (typeof ROLLUPS)[number];
+type Rollup = typeof LINKS | (typeof CREATOR_ROLLUPS)[number];
 
 const ENVIRONMENTS_SQL = KEY_ENVIRONMENTS.map((environment) => `'${environment}'`).join(', ');
 
-/** Rows of a rollup within one creator's `[$2, $3)` hours, every environment. */
-const inBatchSql = (table: string): string =>
-  `${table} WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL}) AND hour >= $2 AND hour < $3`;
+/** An instant as a value of the bucket column: for a date column, the UTC day it falls in. */
+const asBucket = (bucket: 'hour' | 'day', instant: string): string =>
+  bucket === 'day' ? `(${instant}::timestamptz AT TIME ZONE 'UTC')::date` : instant;
+
+/** Rows of a rollup within one creator's `[$2, $3)` (whole hours or days), every environment. */
+const inBatchSql = ({ table, bucket }: Rollup): string =>
+  `${table} WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
+     AND ${bucket} >= ${asBucket(bucket, '$2')} AND ${bucket} < ${asBucket(bucket, '$3')}`;
 
 const columnsOf = (rollup: Rollup): string[] => [...rollup.key, 'clicks', ...rollup.sums];
+const positionsOf = (rollup: Rollup): string => rollup.key.map((_, i) => i + 1).join(', ');
 
-/** The rollup's rows as the clicks of the batch make them. */
-function freshSql(rollup: Rollup): string {
-  const positions = rollup.key.map((_, i) => i + 1).join(', ');
-  if (rollup.name === 'links') {
-    return `
-      SELECT ${rollup.key.map((column) => (column === 'hour' ? `${HOUR_OF_CLICK} AS hour` : column)).join(', ')},
-             count(*)::int AS clicks, sum(confidence) AS confidence_sum,
-             sum(normalized_epc_usd) AS epc_sum
-        FROM clicks
-       WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
-         AND clicked_at >= $2 AND clicked_at < $3
-       GROUP BY ${positions}`;
-  }
+/** The link rollup's rows as the batch's clicks make them. */
+const FRESH_LINKS_SQL = `
+  SELECT ${LINKS.key.map((column) => (column === 'hour' ? `date_trunc('hour', clicked_at, 'UTC') AS hour` : column)).join(', ')},
+         count(*)::int AS clicks, sum(confidence) AS confidence_sum,
+         sum(normalized_epc_usd) AS epc_sum
+    FROM clicks
+   WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
+     AND clicked_at >= $2 AND clicked_at < $3
+   GROUP BY ${positionsOf(LINKS)}`;
+
+/** A creator rollup's rows as the batch's link rollup rows (`source_links`) make them. */
+function freshFromLinksSql(rollup: (typeof CREATOR_ROLLUPS)[number]): string {
+  const keys = rollup.key.map((column) =>
+    column === 'day' ? `(hour AT TIME ZONE 'UTC')::date AS day` : column,
+  );
   const sums = rollup.sums.map((column) => `, sum(${column}) AS ${column}`).join('');
   return `
-      SELECT ${rollup.key.join(', ')}, sum(clicks)::int AS clicks${sums}
-        FROM fresh_links
-       GROUP BY ${positions}`;
+    SELECT ${keys.join(', ')}, sum(clicks)::int AS clicks${sums}
+      FROM source_links
+     GROUP BY ${positionsOf(rollup)}`;
 }
 
 /**
- * Rebuilds one batch of every rollup from the clicks, and writes a rollup only where it
- * differs: `differing` counts the rows of the symmetric difference (EXCEPT treats nulls as
- * equal, as the unique keys do), and when it is 0 nothing is written, so a second rebuild
- * changes nothing. The deletion must precede the insertion of the same keys: the insertion
- * waits for it through the count it reads.
+ * Makes a rollup's rows of the batch equal to `fresh_<name>`, writing only where they differ:
+ * `differing` counts the rows of the symmetric difference (EXCEPT treats nulls as equal, as
+ * the unique keys do), and at 0 nothing is written, so a second rebuild changes nothing. The
+ * deletion precedes the insertion of the same keys: the insertion reads its count.
  */
-const REBUILD_BATCH_SQL = `
-  WITH ${ROLLUPS.map(
-    (rollup) => `
-    fresh_${rollup.name} AS MATERIALIZED (${freshSql(rollup)}),
-    stored_${rollup.name} AS MATERIALIZED (
-      SELECT ${columnsOf(rollup).join(', ')} FROM ${inBatchSql(rollup.table)}),
-    differing_${rollup.name} AS (
-      SELECT count(*)::int AS count FROM (
-        (TABLE fresh_${rollup.name} EXCEPT ALL TABLE stored_${rollup.name})
-        UNION ALL
-        (TABLE stored_${rollup.name} EXCEPT ALL TABLE fresh_${rollup.name})) AS difference),
-    removed_${rollup.name} AS (
-      DELETE FROM ${inBatchSql(rollup.table)}
-         AND (SELECT count FROM differing_${rollup.name}) > 0
-      RETURNING 1),
-    written_${rollup.name} AS (
-      INSERT INTO ${rollup.table} (${columnsOf(rollup).join(', ')})
-      SELECT * FROM fresh_${rollup.name}
-       WHERE (SELECT count FROM differing_${rollup.name}) > 0
-         AND (SELECT count(*) FROM removed_${rollup.name}) >= 0
-      RETURNING 1)`,
-  ).join(',')}
-  SELECT ${ROLLUPS.map(
-    (rollup) => `
-    (SELECT count(*) FROM fresh_${rollup.name})::int AS ${rollup.name}_rows,
-    (SELECT count FROM differing_${rollup.name}) AS ${rollup.name}_differing,
-    (SELECT count(*) FROM written_${rollup.name})::int AS ${rollup.name}_written`,
-  ).join(',')}`;
-
-/**
- * Before the aggregation, in the batch's transaction: a writer's increment (a trigger on
- * clicks, which locks these tables in this order) either committed before, and the
- * aggregation sees its clicks, or waits for the batch to commit and then adds to it.
- */
-const LOCK_ROLLUPS_SQL = `LOCK TABLE ${ROLLUPS.map((rollup) => rollup.table).join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
-
-/**
- * The UTC days on which `column` of `table` has rows of a creator and environment within
- * `[$2, $3)`, newest first, one index probe per day (a loose index scan).
- */
-function daysWithRowsSql(name: string, table: string, column: string, environment: string): string {
-  const latestBefore = (bound: string) =>
-    `date_trunc('day', (SELECT max(${column}) FROM ${table}
-        WHERE creator_id = $1 AND environment = '${environment}'
-          AND ${column} >= $2 AND ${column} < ${bound}), 'UTC')`;
+function replaceSql(rollup: Rollup, freshSql: string): string {
+  const { name } = rollup;
   return `
-    ${name}(day) AS (
+    fresh_${name} AS MATERIALIZED (${freshSql}),
+    stored_${name} AS MATERIALIZED (SELECT ${columnsOf(rollup).join(', ')} FROM ${inBatchSql(rollup)}),
+    differing_${name} AS (
+      SELECT count(*)::int AS count FROM (
+        (TABLE fresh_${name} EXCEPT ALL TABLE stored_${name})
+        UNION ALL
+        (TABLE stored_${name} EXCEPT ALL TABLE fresh_${name})) AS difference),
+    removed_${name} AS (
+      DELETE FROM ${inBatchSql(rollup)} AND (SELECT count FROM differing_${name}) > 0
+      RETURNING 1),
+    written_${name} AS (
+      INSERT INTO ${rollup.table} (${columnsOf(rollup).join(', ')})
+      SELECT * FROM fresh_${name}
+       WHERE (SELECT count FROM differing_${name}) > 0
+         AND (SELECT count(*) FROM removed_${name}) >= 0
+      RETURNING 1)`;
+}
+
+/** The batch's rows (as rebuilt) and rows that differed, over the given rollups. */
+const countsSql = (rollups: readonly Rollup[]): string => `
+  SELECT ${rollups.map(({ name }) => `(SELECT count(*) FROM fresh_${name})`).join(' + ')} AS rows,
+         ${rollups.map(({ name }) => `(SELECT count FROM differing_${name})`).join(' + ')} AS differing,
+         ${rollups.map(({ name }) => `(SELECT count(*) FROM written_${name})`).join(' + ')} AS written`;
+
+/** The link rollup of `[$2, $3)` (whole hours) from the clicks. */
+const REBUILD_LINKS_SQL = `
+  WITH ${replaceSql(LINKS, FRESH_LINKS_SQL)}
+  ${countsSql([LINKS])}`;
+
+/** The creator rollups of `[$2, $3)` (whole days) from the link rollup. */
+const REBUILD_CREATOR_ROLLUPS_SQL = `
+  WITH source_links AS MATERIALIZED (SELECT * FROM ${inBatchSql(LINKS)}),
+  ${CREATOR_ROLLUPS.map((rollup) => replaceSql(rollup, freshFromLinksSql(rollup))).join(',')}
+  ${countsSql(CREATOR_ROLLUPS)}`;
+
+/**
+ * First in a batch's transaction, before the statement that aggregates: a writer's increment
+ * (a trigger on clicks, which locks the rollups in table order) either committed before, and
+ * the aggregation sees its clicks, or waits for the batch to commit and then adds to it.
+ */
+const lockSql = (rollups: readonly Rollup[]): string =>
+  `LOCK TABLE ${rollups.map((rollup) => rollup.table).join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
+
+/**
+ * The starts of the UTC `unit`s (days or hours) in which `column` of `table` has rows of a
+ * creator and environment within `[$2, $3)`, newest first: a loose index scan, one probe per
+ * unit with rows.
+ */
+function bucketsWithRowsSql(
+  name: string,
+  unit: 'day' | 'hour',
+  source: { table: string; column: string; environment: string },
+): string {
+  const { table, column, environment } = source;
+  const bucket = column === 'day' ? 'day' : 'hour';
+  const latestBefore = (bound: string) => {
+    const latest = `(SELECT max(${column}) FROM ${table}
+        WHERE creator_id = $1 AND environment = '${environment}'
+          AND ${column} >= ${asBucket(bucket, '$2')} AND ${column} < ${asBucket(bucket, bound)})`;
+    return column === 'day'
+      ? `(${latest}::timestamp AT TIME ZONE 'UTC')`
+      : `date_trunc('${unit}', ${latest}, 'UTC')`;
+  };
+  return `
+    ${name}(start) AS (
       SELECT ${latestBefore('$3')}
       UNION ALL
-      SELECT ${latestBefore(`${name}.day`)} FROM ${name} WHERE ${name}.day IS NOT NULL)`;
+      SELECT ${latestBefore(`${name}.start`)} FROM ${name} WHERE ${name}.start IS NOT NULL)`;
 }
 
-const DAY_SOURCES = KEY_ENVIRONMENTS.flatMap((environment) => [
-  { table: 'clicks', column: 'clicked_at', environment },
-  ...ROLLUPS.map((rollup) => ({ table: rollup.table, column: 'hour', environment })),
-]).map((source, i) => ({ ...source, name: `days_${i}` }));
+/** Units of `[$2, $3)` in which any of the sources has rows of the creator, oldest first. */
+function bucketsWithRowsOfSql(
+  unit: 'day' | 'hour',
+  tables: readonly { table: string; column: string }[],
+): string {
+  const sources = KEY_ENVIRONMENTS.flatMap((environment) =>
+    tables.map((table, i) => ({ ...table, environment, name: `${environment}_${i}` })),
+  );
+  return `
+    WITH RECURSIVE ${sources.map((source) => bucketsWithRowsSql(source.name, unit, source)).join(',')}
+    SELECT DISTINCT start FROM (
+      ${sources.map((source) => `SELECT start FROM ${source.name}`).join(' UNION ALL ')}
+    ) AS buckets
+     WHERE start IS NOT NULL
+     ORDER BY start`;
+}
 
-/** Days with clicks or rollup rows of a creator within `[$2, $3)`, oldest first. */
-const DAYS_WITH_ROWS_SQL = `
-  WITH RECURSIVE ${DAY_SOURCES.map((source) =>
-    daysWithRowsSql(source.name, source.table, source.column, source.environment),
-  ).join(',')}
-  SELECT DISTINCT day FROM (
-    ${DAY_SOURCES.map((source) => `SELECT day FROM ${source.name}`).join(' UNION ALL ')}
-  ) AS days
-   WHERE day IS NOT NULL
-   ORDER BY day`;
+const CLICK_TIMES = { table: 'clicks', column: 'clicked_at' };
+
+/** Days with clicks or rows of any rollup. */
+const DAYS_WITH_ROWS_SQL = bucketsWithRowsOfSql('day', [
+  CLICK_TIMES,
+  ...[LINKS, ...CREATOR_ROLLUPS].map((rollup) => ({ table: rollup.table, column: rollup.bucket })),
+]);
+
+/** Hours with clicks or link rollup rows. */
+const HOURS_WITH_ROWS_SQL = bucketsWithRowsOfSql('hour', [
+  CLICK_TIMES,
+  { table: LINKS.table, column: 'hour' },
+]);
 
 /** Creators with clicks, one index probe each (a loose index scan). */
 const CREATORS_WITH_CLICKS_SQL = `
@@ -168,15 +219,14 @@ const FIRST_CLICK_SQL = `
 
 /** One rebuilt batch: rollup rows as the clicks make them, and how many had differed. */
 export interface RollupBatchResult {
-  /** Rows of the three rollups for the batch, as rebuilt. */
   rows: number;
   /** Rows that were missing, extra or wrong before (0: the batch was right and left alone). */
   differingRows: number;
 }
 
 /**
- * The hourly rollups of the clicks (docs/analytics.md). Writers keep them through triggers on
- * `clicks`; this repository recomputes them from the clicks for repairs.
+ * The hourly and daily rollups of the clicks (docs/analytics.md). Writers keep them through
+ * triggers on `clicks`; this repository recomputes them from the clicks for repairs.
  */
 @Injectable()
 export class ClickRollupsRepository {
@@ -194,31 +244,59 @@ export class ClickRollupsRepository {
     return rows[0]?.first_click_at ?? null;
   }
 
-  /** Starts of the UTC days in `[from, to)` that hold clicks or rollup rows of the creator. */
-  async findDaysWithRows(creatorId: string, from: Date, to: Date | null): Promise<Date[]> {
-    const rows: { day: Date }[] = await this.dataSource.query(DAYS_WITH_ROWS_SQL, [
+  /** Starts of the UTC days in `[from, to)` with clicks or rollup rows of the creator. */
+  findDaysWithRows(creatorId: string, from: Date, to: Date | null): Promise<Date[]> {
+    return this.findStarts(DAYS_WITH_ROWS_SQL, creatorId, from, to);
+  }
+
+  /** Starts of the UTC hours in `[from, to)` with clicks or link rollup rows of the creator. */
+  findHoursWithRows(creatorId: string, from: Date, to: Date): Promise<Date[]> {
+    return this.findStarts(HOURS_WITH_ROWS_SQL, creatorId, from, to);
+  }
+
+  /** Makes the creator's link rollup rows of `[from, to)` (whole hours) those of its clicks. */
+  rebuildLinkRollup(creatorId: string, from: Date, to: Date): Promise<RollupBatchResult> {
+    return this.rebuild([LINKS], REBUILD_LINKS_SQL, creatorId, from, to);
+  }
+
+  /**
+   * Makes the creator's other rollup rows of `[from, to)` (whole days) those of its link
+   * rollup, which holds every dimension: rebuild that first.
+   */
+  rebuildCreatorRollups(creatorId: string, from: Date, to: Date): Promise<RollupBatchResult> {
+    return this.rebuild(CREATOR_ROLLUPS, REBUILD_CREATOR_ROLLUPS_SQL, creatorId, from, to);
+  }
+
+  private async findStarts(
+    sql: string,
+    creatorId: string,
+    from: Date,
+    to: Date | null,
+  ): Promise<Date[]> {
+    const rows: { start: Date }[] = await this.dataSource.query(sql, [
       creatorId,
       from,
       to ?? 'infinity',
     ]);
-    return rows.map((row) => new Date(row.day));
+    return rows.map((row) => new Date(row.start));
   }
 
-  /**
-   * Makes the creator's rollup rows of `[from, to)` (whole hours) those of its clicks, in one
-   * transaction that first locks the rollups against writers (LOCK_ROLLUPS_SQL).
-   */
-  rebuildBatch(creatorId: string, from: Date, to: Date): Promise<RollupBatchResult> {
+  /** One batch, in its own transaction: the rollups it rewrites are locked first (lockSql). */
+  private rebuild(
+    rollups: readonly Rollup[],
+    sql: string,
+    creatorId: string,
+    from: Date,
+    to: Date,
+  ): Promise<RollupBatchResult> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(LOCK_ROLLUPS_SQL);
-      const [counts]: Record<string, number>[] = await manager.query(REBUILD_BATCH_SQL, [
+      await manager.query(lockSql(rollups));
+      const [counts]: { rows: string; differing: string }[] = await manager.query(sql, [
         creatorId,
         from,
         to,
       ]);
-      const total = (suffix: string) =>
-        ROLLUPS.reduce((sum, rollup) => sum + counts[`${rollup.name}_${suffix}`], 0);
-      return { rows: total('rows'), differingRows: total('differing') };
+      return { rows: Number(counts.rows), differingRows: Number(counts.differing) };
     });
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { startOfDay, startOfNextDay, utcDateOf } from './analytics-dates';
-import { ClickRollupsRepository } from './click-rollups.repository';
+import { ClickRollupsRepository, RollupBatchResult } from './click-rollups.repository';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** What to rebuild: one creator or all, whole UTC days, both ends inclusive and optional. */
 export interface RollupRebuildRequest {
@@ -11,7 +12,7 @@ export interface RollupRebuildRequest {
   to?: string;
 }
 
-/** One batch done: a creator-day. */
+/** A creator-day done. */
 export interface RollupRebuildProgress {
   creatorId: string;
   /** 1-based position of the creator among those rebuilt, and how many there are. */
@@ -19,7 +20,9 @@ export interface RollupRebuildProgress {
   creators: number;
   day: string;
   /** 1-based position of the day among the creator's, and how many there are. */
-  batch: number;
+  dayNumber: number;
+  days: number;
+  /** Transactions the day took: one per hour with clicks, one for the creator rollups. */
   batches: number;
   rows: number;
   differingRows: number;
@@ -27,21 +30,25 @@ export interface RollupRebuildProgress {
 
 export interface RollupRebuildSummary {
   creators: number;
+  days: number;
   batches: number;
   /** Rollup rows of the rebuilt days. */
   rows: number;
   /** Rows that were missing, extra or wrong, now corrected. */
   differingRows: number;
   /** Creator-days whose rollups differed and were rewritten. */
-  repairedBatches: number;
+  repairedDays: number;
 }
 
 /**
- * `linkpilot analytics rebuild`: recomputes the click rollups from the clicks, a creator-day
- * per transaction, for restored backups, imported history and repairs. Safe while clicks are
- * written (each batch locks the rollups first) and idempotent: a batch already right is left
- * alone. A creator's days before its oldest stored click are never touched: when raw clicks
- * are dropped after their retention, their rollups are all that is left of them.
+ * `linkpilot analytics rebuild`: recomputes the click rollups from the clicks, for restored
+ * backups, imported history and repairs, a creator-day at a time: the link rollup an hour per
+ * transaction from the clicks (a busy creator's day is hundreds of thousands of them, and a
+ * batch holds writers back while it runs), then the creator rollups of the day from the link
+ * rollup in one more. Safe while clicks are written (each batch locks the rollups it rewrites
+ * first) and idempotent: a batch already right is left alone. A creator's days before its
+ * oldest stored click are never touched: when raw clicks are dropped after their retention,
+ * their rollups are all that is left of them.
  */
 @Injectable()
 export class ClickRollupsService {
@@ -57,35 +64,55 @@ export class ClickRollupsService {
         : [request.creatorId];
     const summary: RollupRebuildSummary = {
       creators: creatorIds.length,
+      days: 0,
       batches: 0,
       rows: 0,
       differingRows: 0,
-      repairedBatches: 0,
+      repairedDays: 0,
     };
     for (const [index, creatorId] of creatorIds.entries()) {
       const days = await this.daysToRebuild(creatorId, request);
       for (const [dayIndex, day] of days.entries()) {
-        const result = await this.rollups.rebuildBatch(
-          creatorId,
-          day,
-          new Date(day.getTime() + DAY_MS),
-        );
-        summary.batches++;
-        summary.rows += result.rows;
-        summary.differingRows += result.differingRows;
-        if (result.differingRows > 0) summary.repairedBatches++;
+        const done = await this.rebuildDay(creatorId, day);
+        summary.days++;
+        summary.batches += done.batches;
+        summary.rows += done.rows;
+        summary.differingRows += done.differingRows;
+        if (done.differingRows > 0) summary.repairedDays++;
         onProgress({
           creatorId,
           creator: index + 1,
           creators: creatorIds.length,
           day: utcDateOf(day),
-          batch: dayIndex + 1,
-          batches: days.length,
-          ...result,
+          dayNumber: dayIndex + 1,
+          days: days.length,
+          ...done,
         });
       }
     }
     return summary;
+  }
+
+  /** The link rollup hour by hour, then the creator rollups from it. */
+  private async rebuildDay(
+    creatorId: string,
+    day: Date,
+  ): Promise<{ batches: number; rows: number; differingRows: number }> {
+    const dayEnd = new Date(day.getTime() + DAY_MS);
+    const hours = await this.rollups.findHoursWithRows(creatorId, day, dayEnd);
+    const done = { batches: 0, rows: 0, differingRows: 0 };
+    const add = (result: RollupBatchResult) => {
+      done.batches++;
+      done.rows += result.rows;
+      done.differingRows += result.differingRows;
+    };
+    for (const hour of hours) {
+      add(
+        await this.rollups.rebuildLinkRollup(creatorId, hour, new Date(hour.getTime() + HOUR_MS)),
+      );
+    }
+    add(await this.rollups.rebuildCreatorRollups(creatorId, day, dayEnd));
+    return done;
   }
 
   /** The creator's days in the request that hold clicks or rollups, from its oldest click on. */

@@ -87,7 +87,7 @@ export class AdminService {
     };
   }
 
-  /** Recomputes the click rollups from the stored clicks, a creator-day per transaction. */
+  /** Recomputes the click rollups from the stored clicks (docs/analytics.md). */
   async rebuildClickRollups(
     request: RollupRebuildRequest,
     onProgress: (progress: RollupRebuildProgress) => void,

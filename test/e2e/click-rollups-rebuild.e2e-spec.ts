@@ -60,22 +60,30 @@ describe('analytics rebuild (e2e)', () => {
 
   /** Damage of every kind to one day of the creator's rollups. */
   async function corruptDay(creatorId: string, day: string): Promise<void> {
-    const inDay = `creator_id = $1 AND hour >= $2::timestamptz AND hour < $2::timestamptz + interval '1 day'`;
-    const at = `${day}T00:00:00Z`;
+    const inDay = `creator_id = $1 AND hour >= $2::date::timestamp AT TIME ZONE 'UTC'
+      AND hour < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`;
     await dataSource.query(
       `DELETE FROM click_rollup_links WHERE ctid IN (SELECT ctid FROM click_rollup_links WHERE ${inDay} LIMIT 3)`,
-      [creatorId, at],
+      [creatorId, day],
     );
     await dataSource.query(
-      `UPDATE click_rollup_routes SET clicks = clicks + 5, epc_sum = epc_sum + 1
-        WHERE ctid IN (SELECT ctid FROM click_rollup_routes WHERE ${inDay} LIMIT 1)`,
-      [creatorId, at],
+      `UPDATE click_rollup_route_days SET clicks = clicks + 5, epc_sum = epc_sum + 1
+        WHERE ctid IN (SELECT ctid FROM click_rollup_route_days WHERE creator_id = $1 AND day = $2 LIMIT 1)`,
+      [creatorId, day],
     );
-    await dataSource.query(`DELETE FROM click_rollup_audiences WHERE ${inDay}`, [creatorId, at]);
     await dataSource.query(
-      `INSERT INTO click_rollup_routes VALUES ($1, 'live', $2::timestamptz + interval '5 hours', 'nowhere', NULL, 'default', 'routed', 7, 1, 1)`,
-      [creatorId, at],
+      `INSERT INTO click_rollup_route_days VALUES ($1, 'live', $2, 'nowhere', NULL, 'default', 'routed', 7, 1, 1)`,
+      [creatorId, day],
     );
+    await dataSource.query(
+      `UPDATE click_rollup_route_hours SET clicks = clicks - 1
+        WHERE ctid IN (SELECT ctid FROM click_rollup_route_hours WHERE ${inDay} LIMIT 1)`,
+      [creatorId, day],
+    );
+    await dataSource.query(`DELETE FROM click_rollup_audience_hours WHERE ${inDay}`, [
+      creatorId,
+      day,
+    ]);
   }
 
   it('should restore deleted and corrupted rollups exactly, and change nothing the second time', async () => {
@@ -87,13 +95,13 @@ describe('analytics rebuild (e2e)', () => {
 
     const first = await cli('analytics', 'rebuild', '--creator', creatorId);
     expect(first.code).toBe(0);
-    expect(first.json.rebuild).toMatchObject({ creators: 1, batches: 3, repairedBatches: 3 });
+    expect(first.json.rebuild).toMatchObject({ creators: 1, days: 3, repairedDays: 3 });
     expect(first.json.rebuild.differingRows).toBeGreaterThanOrEqual(3 * 4);
     expect(first.stderr.trim().split('\n')).toEqual(
       DAYS.map((day, i) =>
         expect.stringMatching(
           new RegExp(
-            `^analytics rebuild: creator 1/1 ${creatorId}, ${day} \\(day ${i + 1}/3\\): \\d+ rollup rows, \\d+ rows corrected$`,
+            `^analytics rebuild: creator 1/1 ${creatorId}, ${day} \\(day ${i + 1}/3\\): \\d+ rollup rows in \\d+ batches, \\d+ rows corrected$`,
           ),
         ),
       ),
@@ -104,10 +112,11 @@ describe('analytics rebuild (e2e)', () => {
     const second = await cli('analytics', 'rebuild', '--creator', creatorId);
     expect(second.json.rebuild).toEqual({
       creators: 1,
-      batches: 3,
+      days: 3,
+      batches: first.json.rebuild.batches,
       rows: first.json.rebuild.rows,
       differingRows: 0,
-      repairedBatches: 0,
+      repairedDays: 0,
     });
     expect(second.stderr).toMatch(/unchanged\n$/);
     expect(await storedRollupsOf(t.app, [creatorId])).toEqual(rebuilt);
@@ -118,7 +127,7 @@ describe('analytics rebuild (e2e)', () => {
     for (const day of DAYS) await corruptDay(creatorId, day);
     // Rollups older than every stored click may be all that is left of them: kept.
     await dataSource.query(
-      `INSERT INTO click_rollup_routes VALUES ($1, 'live', '2026-04-01T10:00:00Z', 'amazon', 'awin', 'default', 'routed', 9, 1, 1)`,
+      `INSERT INTO click_rollup_route_days VALUES ($1, 'live', '2026-04-01', 'amazon', 'awin', 'default', 'routed', 9, 1, 1)`,
       [creatorId],
     );
 
@@ -132,21 +141,22 @@ describe('analytics rebuild (e2e)', () => {
       '--to',
       DAYS[1],
     );
-    expect(middle.json.rebuild).toMatchObject({ batches: 1, repairedBatches: 1 });
+    expect(middle.json.rebuild).toMatchObject({ days: 1, repairedDays: 1 });
     const stored = await storedRollupsOf(t.app, [creatorId]);
     const expected = rollupsOf(records.map(sourceOfRecord));
-    const ofDay = (rows: string[], day: string) => rows.filter((row) => row.includes(`"${day}T`));
+    const ofDay = (rows: string[], day: string) => rows.filter((row) => row.includes(`"${day}`));
     expect(ofDay(stored.links, DAYS[1])).toEqual(ofDay(expected.links, DAYS[1]));
-    expect(ofDay(stored.routes, DAYS[1])).toEqual(ofDay(expected.routes, DAYS[1]));
-    expect(ofDay(stored.routes, DAYS[0])).not.toEqual(ofDay(expected.routes, DAYS[0]));
+    expect(ofDay(stored.routeDays, DAYS[1])).toEqual(ofDay(expected.routeDays, DAYS[1]));
+    expect(ofDay(stored.audienceHours, DAYS[1])).toEqual(ofDay(expected.audienceHours, DAYS[1]));
+    expect(ofDay(stored.routeDays, DAYS[0])).not.toEqual(ofDay(expected.routeDays, DAYS[0]));
 
     const all = await cli('analytics', 'rebuild', '--creator', creatorId, '--from', '2026-03-01');
-    expect(all.json.rebuild).toMatchObject({ batches: 3, repairedBatches: 2 });
+    expect(all.json.rebuild).toMatchObject({ days: 3, repairedDays: 2 });
     const after = await storedRollupsOf(t.app, [creatorId]);
-    expect(ofDay(after.routes, '2026-04-01')).toHaveLength(1);
+    expect(ofDay(after.routeDays, '2026-04-01')).toHaveLength(1);
     expect({
       ...after,
-      routes: after.routes.filter((row) => !row.includes('2026-04-01T')),
+      routeDays: after.routeDays.filter((row) => !row.includes('"2026-04-01"')),
     }).toEqual(expected);
   });
 
@@ -156,7 +166,7 @@ describe('analytics rebuild (e2e)', () => {
     const { code, json } = await cli('analytics', 'rebuild', '--from', DAYS[2], '--to', DAYS[2]);
     expect(code).toBe(0);
     expect(json.rebuild.creators).toBeGreaterThanOrEqual(1);
-    expect(json.rebuild.repairedBatches).toBeGreaterThanOrEqual(1);
+    expect(json.rebuild.repairedDays).toBeGreaterThanOrEqual(1);
     expect(await storedRollupsOf(t.app, [creatorId])).toEqual(
       rollupsOf(records.map(sourceOfRecord)),
     );
@@ -190,7 +200,7 @@ describe('analytics rebuild (e2e)', () => {
           '--to',
           DAYS[1],
         );
-        expect([code, json.rebuild?.repairedBatches]).toEqual([0, 1]);
+        expect([code, json.rebuild?.repairedDays]).toEqual([0, 1]);
       }
     } finally {
       isWriting = false;

@@ -62,7 +62,7 @@ describe('Click rollups (e2e)', () => {
     );
     expect(stored).toEqual(expectedOf(records));
     // A sum keeps the scale of its clicks column, which the averages are rounded to.
-    expect(stored.routes[0]).toMatch(/,"\d+\.\d{4}","\d+\.\d{6}"\]$/);
+    expect(stored.routeDays[0]).toMatch(/,"\d+\.\d{4}","\d+\.\d{6}"\]$/);
   });
 
   it('should change nothing when the same entries are written again', async () => {
@@ -115,7 +115,7 @@ describe('Click rollups (e2e)', () => {
     }
     await doomed.insert(held);
     const afterCrash = await storedRollupsOf(t.app, [creator.creatorId]);
-    expect(afterCrash.routes.length).toBeGreaterThan(0);
+    expect(afterCrash.routeDays.length).toBeGreaterThan(0);
 
     await new Promise((resolve) => setTimeout(resolve, CLAIM_IDLE_MS + 50));
     const restarted = consumer(CLAIM_IDLE_MS);
@@ -185,7 +185,7 @@ describe('Click rollups (e2e)', () => {
     );
     const fromTable = async () => rollupsOf(await storedClicksOf(t.app, [creator.creatorId]));
     expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(await fromTable());
-    expect((await fromTable()).routes.length).toBeGreaterThan(0);
+    expect((await fromTable()).routeDays.length).toBeGreaterThan(0);
 
     const dataSource = t.app.get(DataSource);
     await dataSource.query(
@@ -234,17 +234,25 @@ describe('Click rollups (e2e)', () => {
       );
       await writeClicks(writer, records);
       await migration.up(runner);
-      // 3 tables, their 3 unique keys and the link rollup's creator index; 3 functions, 3 triggers.
-      expect(Number((await objects())[0].count)).toBe(3 + 3 + 1 + 3 + 3);
+      // 4 tables, their 4 unique keys and the link rollup's creator index; 3 functions, 3 triggers.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3);
       const rows = (table: string) =>
         runner.query(`SELECT clicks FROM ${table} WHERE creator_id = $1`, [
           creator.creatorId,
         ]) as Promise<{ clicks: number }[]>;
-      for (const table of ['click_rollup_links', 'click_rollup_routes', 'click_rollup_audiences']) {
+      const tables = [
+        'click_rollup_links',
+        'click_rollup_route_days',
+        'click_rollup_route_hours',
+        'click_rollup_audience_hours',
+      ];
+      for (const table of tables) {
         const total = (await rows(table)).reduce((sum, row) => sum + row.clicks, 0);
         expect([table, total]).toEqual([table, records.length]);
       }
-      expect((await rows('click_rollup_routes')).length).toBe(expectedOf(records).routes.length);
+      expect((await rows('click_rollup_route_days')).length).toBe(
+        expectedOf(records).routeDays.length,
+      );
     } finally {
       await runner.rollbackTransaction();
       await runner.release();

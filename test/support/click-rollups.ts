@@ -78,11 +78,12 @@ export function randomClicks(
   });
 }
 
-/** The rows of the three rollups, each a JSON array of its key, clicks and sums, sorted. */
+/** The rows of the rollups, each a JSON array of its key, clicks and sums, sorted. */
 export interface RollupRows {
   links: string[];
-  routes: string[];
-  audiences: string[];
+  routeDays: string[];
+  routeHours: string[];
+  audienceHours: string[];
 }
 
 /** What a rollup row is made of: a click's fields, with numbers exact in units of their scale. */
@@ -109,6 +110,7 @@ const decimalOf = (units: number, scale: number): string =>
 
 const hourOf = (ms: number): string =>
   new Date(Math.floor(ms / (60 * 60 * 1000)) * 60 * 60 * 1000).toISOString();
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 const SHAPES = {
   links: (c: RollupSource) => [
@@ -124,16 +126,23 @@ const SHAPES = {
     c.visitorCountry,
     c.deviceClass,
   ],
-  routes: (c: RollupSource) => [
+  routeDays: (c: RollupSource) => [
     c.creatorId,
     c.environment,
-    hourOf(c.clickedAtMs),
+    dayOf(c.clickedAtMs),
     c.merchantId,
     c.networkId,
     c.preset,
     c.outcome,
   ],
-  audiences: (c: RollupSource) => [
+  routeHours: (c: RollupSource) => [
+    c.creatorId,
+    c.environment,
+    hourOf(c.clickedAtMs),
+    c.networkId,
+    c.outcome,
+  ],
+  audienceHours: (c: RollupSource) => [
     c.creatorId,
     c.environment,
     hourOf(c.clickedAtMs),
@@ -166,8 +175,9 @@ export function rollupsOf(clicks: RollupSource[]): RollupRows {
   };
   return {
     links: build('links', true),
-    routes: build('routes', true),
-    audiences: build('audiences', false),
+    routeDays: build('routeDays', true),
+    routeHours: build('routeHours', false),
+    audienceHours: build('audienceHours', false),
   };
 }
 
@@ -185,7 +195,8 @@ interface StoredRow {
   creator_id: string;
   environment: string;
   link_id?: string;
-  hour: Date;
+  hour?: Date;
+  day_text?: string;
   merchant_id?: string | null;
   network_id?: string | null;
   preset?: string;
@@ -230,12 +241,18 @@ export async function storedRollupsOf(
   creatorIds: string[],
 ): Promise<RollupRows> {
   const query = (table: string): Promise<StoredRow[]> =>
-    app.get(DataSource).query(`SELECT * FROM ${table} WHERE creator_id = ANY($1)`, [creatorIds]);
-  const hour = (row: StoredRow) => new Date(row.hour).toISOString();
-  const [links, routes, audiences] = await Promise.all([
+    app
+      .get(DataSource)
+      .query(
+        `SELECT *${table.includes('_days') ? ', day::text AS day_text' : ''} FROM ${table} WHERE creator_id = ANY($1)`,
+        [creatorIds],
+      );
+  const hour = (row: StoredRow) => new Date(row.hour as Date).toISOString();
+  const [links, routeDays, routeHours, audienceHours] = await Promise.all([
     query('click_rollup_links'),
-    query('click_rollup_routes'),
-    query('click_rollup_audiences'),
+    query('click_rollup_route_days'),
+    query('click_rollup_route_hours'),
+    query('click_rollup_audience_hours'),
   ]);
   const serialise = (rows: StoredRow[], shape: (row: StoredRow) => unknown[]) =>
     rows.map((row) => JSON.stringify(shape(row))).sort();
@@ -256,10 +273,10 @@ export async function storedRollupsOf(
       row.confidence_sum,
       row.epc_sum,
     ]),
-    routes: serialise(routes, (row) => [
+    routeDays: serialise(routeDays, (row) => [
       row.creator_id,
       row.environment,
-      hour(row),
+      row.day_text,
       row.merchant_id,
       row.network_id,
       row.preset,
@@ -268,7 +285,15 @@ export async function storedRollupsOf(
       row.confidence_sum,
       row.epc_sum,
     ]),
-    audiences: serialise(audiences, (row) => [
+    routeHours: serialise(routeHours, (row) => [
+      row.creator_id,
+      row.environment,
+      hour(row),
+      row.network_id,
+      row.outcome,
+      row.clicks,
+    ]),
+    audienceHours: serialise(audienceHours, (row) => [
       row.creator_id,
       row.environment,
       hour(row),

@@ -17,7 +17,7 @@ export function registerAnalyticsCommands(
   analytics
     .command('rebuild')
     .description(
-      'Recompute the click rollups from the stored clicks, a creator-day per transaction (safe while the service runs; a day already right is left alone)',
+      'Recompute the click rollups from the stored clicks, a creator-hour per transaction (safe while the service runs; what is already right is left alone)',
     )
     .option('--creator <creatorId>', 'only this creator (default: every creator with clicks)')
     .option(
@@ -47,6 +47,7 @@ function describeProgress(step: RollupRebuildProgress): string {
   const repaired = step.differingRows === 0 ? 'unchanged' : `${step.differingRows} rows corrected`;
   return (
     `analytics rebuild: creator ${step.creator}/${step.creators} ${step.creatorId}, ` +
-    `${step.day} (day ${step.batch}/${step.batches}): ${step.rows} rollup rows, ${repaired}`
+    `${step.day} (day ${step.dayNumber}/${step.days}): ${step.rows} rollup rows in ` +
+    `${step.batches} batches, ${repaired}`
   );
 }

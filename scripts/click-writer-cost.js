@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * PostgreSQL's CPU per click of the click writer's insert, with the click rollups' triggers
+ * and without (docs/analytics.md "Writer cost"). Runs ClickStreamConsumer.insert itself (the
+ * consumer's one statement per pass) on synthetic stream entries, at the consumer's batch
+ * sizes, in rounds alternating triggers on and off, and prints the medians: CPU of the
+ * database backend that ran the statements (from /proc, so PostgreSQL must run on this
+ * machine) and wall time, in microseconds per click.
+ *
+ * WRITER_COST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/linkpilot_writer_cost)
+ * is dropped and recreated, then migrated. WRITER_COST_SIZES (default 50,500,2000,8000),
+ * WRITER_COST_CLICKS per round (default 40000), WRITER_COST_ROUNDS (default 3),
+ * WRITER_COST_SHAPE: `bench` (200 creators of 5 links, as `npm run bench`) or `creator`
+ * (one creator of 100 links, the issue's large creator).
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { Client } = require('pg');
+const { ulid } = require('ulid');
+
+const root = path.resolve(__dirname, '..');
+const DB_URL =
+  process.env.WRITER_COST_DATABASE_URL ??
+  'postgresql://postgres@127.0.0.1:5432/linkpilot_writer_cost';
+const SIZES = (process.env.WRITER_COST_SIZES ?? '50,500,2000,8000').split(',').map(Number);
+const CLICKS = Number(process.env.WRITER_COST_CLICKS ?? 40_000);
+const ROUNDS = Number(process.env.WRITER_COST_ROUNDS ?? 3);
+const SHAPE = process.env.WRITER_COST_SHAPE ?? 'bench';
+
+const COUNTRIES = [
+  'US',
+  'IN',
+  'GB',
+  'DE',
+  'FR',
+  'JP',
+  'BR',
+  'AE',
+  'SG',
+  'ZA',
+  'NG',
+  'MX',
+  'AU',
+  'CA',
+];
+const DEVICES = ['desktop', 'mobile', 'mobile', 'tablet', 'desktop'];
+const MERCHANTS = ['amazon', 'asos', 'nike', 'zalando', 'walmart', 'etsy', 'ebay', 'target'];
+const NETWORKS = ['amazon_associates', 'awin', 'impact', 'cj'];
+const REGION_OF = { DE: 'EU', FR: 'EU', BR: 'US', MX: 'US', AE: 'GB', ZA: 'GB', NG: 'GB' };
+
+function links() {
+  const [creators, perCreator] = SHAPE === 'creator' ? [1, 100] : [200, 5];
+  return Array.from({ length: creators * perCreator }, (_, i) => ({
+    creatorId: `01CREATOR${String(Math.floor(i / perCreator)).padStart(17, '0')}`,
+    linkId: ulid(),
+    merchantId: MERCHANTS[i % MERCHANTS.length],
+    preset: ['default', 'link_in_bio', 'long_form'][i % 3],
+  }));
+}
+
+/** A stream entry as the edge writes it (click-record-codec.ts field order). */
+function entry(link, n, atMs) {
+  const country = COUNTRIES[(n * 31) % COUNTRIES.length];
+  const region = REGION_OF[country] ?? country;
+  const outcome = n % 20 === 0 ? 'fallback' : n % 33 === 0 ? 'passthrough' : 'routed';
+  const isPassthrough = outcome === 'passthrough';
+  return JSON.stringify([
+    ulid(atMs),
+    new Date(atMs).toISOString(),
+    link.linkId,
+    link.creatorId,
+    link.merchantId,
+    isPassthrough ? null : region,
+    isPassthrough ? null : NETWORKS[(link.merchantId.length + region.length) % NETWORKS.length],
+    link.preset,
+    outcome,
+    isPassthrough ? 0 : Number((((n * 7919) % 3000) / 1000).toFixed(6)),
+    isPassthrough ? 0 : Number((((n * 104729) % 11000) / 10000).toFixed(4)),
+    false,
+    false,
+    country,
+    DEVICES[(n * 17) % DEVICES.length],
+    'live',
+  ]);
+}
+
+function backendCpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+}
+
+async function resetDatabase() {
+  const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
+  await admin.connect();
+  const name = new URL(DB_URL).pathname.slice(1);
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  execFileSync(process.execPath, [path.join(root, 'bin/linkpilot.js'), 'db', 'migrate', '--json'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: DB_URL, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function main() {
+  await resetDatabase();
+  const { ClickStreamConsumer } = require(
+    path.join(root, 'dist/src/analytics/click-stream.consumer'),
+  );
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  const month = new Date().toISOString().slice(0, 7);
+  const next = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1));
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS clicks_cost PARTITION OF clicks FOR VALUES FROM ('${month}-01') TO ('${next.toISOString().slice(0, 10)}')`,
+  );
+  const [{ pid }] = (await db.query('SELECT pg_backend_pid() AS pid')).rows;
+  // The consumer's insert only runs its statement through the repository it is given.
+  const writer = new ClickStreamConsumer(
+    { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
+    null,
+    { query: (sql, parameters) => db.query(sql, parameters) },
+  );
+  const allLinks = links();
+  let n = 0;
+  let atMs = Date.now() - 60 * 60 * 1000;
+  const results = [];
+  for (const size of SIZES) {
+    const samples = { off: [], on: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const mode of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+        await db.query(
+          `ALTER TABLE clicks ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER click_rollups_on_insert`,
+        );
+        const batches = Array.from({ length: Math.ceil(CLICKS / size) }, () =>
+          Array.from({ length: size }, () => {
+            n++;
+            atMs += 5;
+            return { id: `${n}-0`, payload: entry(allLinks[(n * 7) % allLinks.length], n, atMs) };
+          }),
+        );
+        const cpuBefore = backendCpuSeconds(pid);
+        const startedAt = process.hrtime.bigint();
+        for (const batch of batches) await writer.insert(batch);
+        const wallUs = Number(process.hrtime.bigint() - startedAt) / 1e3;
+        const clicks = batches.length * size;
+        samples[mode].push({
+          cpuUs: ((backendCpuSeconds(pid) - cpuBefore) * 1e6) / clicks,
+          wallUs: wallUs / clicks,
+        });
+      }
+    }
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const row = { shape: SHAPE, batch: size };
+    for (const mode of ['off', 'on']) {
+      row[`cpuUs_${mode}`] = Number(median(samples[mode].map((s) => s.cpuUs)).toFixed(1));
+      row[`wallUs_${mode}`] = Number(median(samples[mode].map((s) => s.wallUs)).toFixed(1));
+    }
+    row.cpuUsAdded = Number((row.cpuUs_on - row.cpuUs_off).toFixed(1));
+    results.push(row);
+    console.log(JSON.stringify(row));
+  }
+  const [rows] = (
+    await db.query(`SELECT (SELECT count(*) FROM clicks)::int AS clicks,
+      (SELECT count(*) FROM click_rollup_links)::int AS links,
+      (SELECT count(*) FROM click_rollup_route_days)::int AS route_days,
+      (SELECT count(*) FROM click_rollup_route_hours)::int AS route_hours,
+      (SELECT count(*) FROM click_rollup_audience_hours)::int AS audience_hours`)
+  ).rows;
+  console.log(JSON.stringify({ storedAfterRoundsWithTriggers: rows }));
+  await db.end();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
