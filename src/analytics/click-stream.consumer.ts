@@ -176,7 +176,8 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * they came from the stream, joined into one JSON array, and one statement unpacks them
    * (INSERT_ENTRIES_SQL): the worker neither parses nor re-encodes a click, which made it
    * the largest cost of a click after the redirect itself. A record already stored is
-   * skipped, never duplicated.
+   * skipped, never duplicated. The table's triggers add the rows actually inserted to the
+   * click rollups in the same statement (docs/analytics.md).
    */
   async insert(entries: StreamEntry[]): Promise<number> {
     if (entries.length === 0) return 0;

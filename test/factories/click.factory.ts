@@ -34,7 +34,8 @@ export function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
 
 /**
  * Inserts the creator's clicks straight into the partitioned table (as the stream consumer
- * does) and answers the rows as stored, for tests to compute expected answers from.
+ * does; the table's triggers keep the click rollups) and answers the rows as stored, for
+ * tests to compute expected answers from.
  */
 export async function insertClicks(
   app: INestApplication,
