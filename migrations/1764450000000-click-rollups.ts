@@ -156,17 +156,17 @@ const TRANSITION_TABLES: Record<Change, string> = {
 const functionOf = (change: Change): string => `click_rollups_on_${change}`;
 
 /**
- * Hourly and daily rollups of `clicks`, kept by the table itself: statement-level triggers over the
- * transition tables add the rows a statement actually inserted (an INSERT ... ON CONFLICT DO
- * NOTHING leaves the skipped ones out), and take out the rows it deleted, in the same
- * transaction. So every writer keeps them exact without knowing of them: the stream
- * consumer, its one-by-one retry, test factories, bulk loads through SQL. A replayed entry
- * inserts nothing and adds nothing.
+ * Hourly and daily rollups of `clicks`, kept by the table itself: statement-level triggers
+ * over the transition tables add the rows a statement actually inserted (an INSERT ... ON
+ * CONFLICT DO NOTHING leaves the skipped ones out), take out the rows it deleted and move
+ * the rows it updated, in the same transaction. So every writer keeps them exact without
+ * knowing of them: the stream consumer, its one-by-one retry, test factories, bulk loads
+ * through SQL, the sandbox reset. A replayed entry inserts nothing and adds nothing.
  *
- * Each trigger touches the rollups in one order (ROLLUPS) and each in key
- * order, so concurrent writers never deadlock. Dropping or detaching a partition (retention)
- * and TRUNCATE fire no DELETE trigger and leave the rollups as they are; so does a write
- * straight into a partition, which `linkpilot analytics rebuild` then repairs.
+ * Each trigger touches the rollups in one order (ROLLUPS) and each in key order, so
+ * concurrent writers never deadlock. Dropping, detaching or attaching a partition (the raw
+ * retention), TRUNCATE and a write naming a partition fire none of them and leave the
+ * rollups as they are; `linkpilot analytics rebuild` repairs what should have changed.
  *
  * The existing clicks are aggregated here, under the trigger's lock on `clicks`, so no click
  * is counted twice or missed while the migration runs.
