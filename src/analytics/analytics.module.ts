@@ -6,6 +6,7 @@ import { AnalyticsDatabase } from './analytics-database';
 import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';
+import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
 
@@ -15,6 +16,7 @@ import { UniqueVisitorsService } from './unique-visitors.service';
   providers: [
     AnalyticsDatabase,
     ClicksRepository,
+    ClickRollupReadsRepository,
     ExcludedHitsRepository,
     UniqueVisitorsService,
     AnalyticsService,

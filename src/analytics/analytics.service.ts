@@ -10,6 +10,7 @@ import {
   MAX_TIMESERIES_BUCKETS,
   MAX_TIMESERIES_POINTS,
   maxSeriesOf,
+  TimeseriesInterval,
   timeseriesPeriodOf,
   zeroFilledSeries,
 } from './time-buckets';
@@ -25,7 +26,6 @@ import {
   DayPeriod,
   instantRangeOf,
   MAX_SUMMARY_SPAN_DAYS,
-  periodRangeOf,
   spanDaysOf,
   summaryPeriodOf,
 } from './analytics-dates';
@@ -36,6 +36,11 @@ import {
 import { toClickRecordResponse } from './click.mapper';
 import { ClickListResponse } from './click.response';
 import { ClicksRepository } from './clicks.repository';
+import {
+  ClickRollupReadsRepository,
+  DayRange,
+  SeriesRollup,
+} from './click-rollup-reads.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ListClicksQuery } from './dto/list-clicks.query';
 
@@ -50,6 +55,7 @@ export const MAX_CLICK_LIST_DEPTH = 10_000;
 export class AnalyticsService {
   constructor(
     private readonly clicks: ClicksRepository,
+    private readonly rollups: ClickRollupReadsRepository,
     private readonly excludedHits: ExcludedHitsRepository,
     private readonly reads: AnalyticsDatabase,
     private readonly uniqueVisitors: UniqueVisitorsService,
@@ -69,12 +75,20 @@ export class AnalyticsService {
           `of ${limit} ends at the ${page * limit}th: narrow by from and to (or another filter) instead`,
       );
     }
-    const { clicks, total } = await this.clicks.listPageInScope(
-      scope,
-      { ...filter, ...instantRangeOf(from, to) },
-      page,
-      limit,
-    );
+    const offset = (page - 1) * limit;
+    const { clicks, total } = await this.reads.read(async (source) => {
+      const rollup = filter.linkId === undefined ? 'route_days' : 'links';
+      const total = await this.rollups.countClicks(source, scope, rollup, { ...filter, from, to });
+      if (offset >= total) return { clicks: [], total };
+      const range = instantRangeOf(from, to);
+      const clicks = await this.clicks.listPageInScope(
+        scope,
+        { ...filter, ...range },
+        { offset },
+        limit,
+      );
+      return { clicks, total };
+    });
     return {
       items: clicks.map(toClickRecordResponse),
       pagination: paginationMeta(page, limit, total),
@@ -89,9 +103,9 @@ export class AnalyticsService {
     const [[aggregates, ledger], uniqueVisitors] = await Promise.all([
       // One analytics slot for both statements, one after the other (analytics-database.ts).
       this.reads.read(
-        async () =>
+        async (source) =>
           [
-            await this.clicks.aggregateInScope(scope, periodRangeOf(period)),
+            await this.rollups.aggregate(source, scope, daysOf(period)),
             await this.excludedHits.totals(scope, period, null),
           ] as const,
       ),
@@ -136,13 +150,17 @@ export class AnalyticsService {
     }
     const maxSeries = maxSeriesOf(buckets);
     // One key more than fits tells the answer would not fit, without fetching the rest.
-    const counts = await this.clicks.countPerBucket(
-      scope,
-      interval,
-      periodRangeOf({ periodStart: from, periodEnd: to }),
-      query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId),
-      groupBy,
-      maxSeries + 1,
+    const linkId =
+      query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId);
+    const counts = await this.reads.read((source) =>
+      this.rollups.countPerBucket(source, scope, {
+        rollup: seriesRollupOf(interval, groupBy, linkId),
+        interval,
+        days: { from, to },
+        linkId,
+        groupBy,
+        maxKeys: maxSeries + 1,
+      }),
     );
     if (new Set(counts.map((count) => count.key)).size > maxSeries) {
       throw invalidField(
@@ -175,9 +193,9 @@ export class AnalyticsService {
     const period = this.checkedPeriod(query);
     const [[clicks, ledger], uniqueVisitors] = await Promise.all([
       this.reads.read(
-        async () =>
+        async (source) =>
           [
-            await this.clicks.countForLink(scope, linkId, periodRangeOf(period)),
+            await this.rollups.countClicks(source, scope, 'links', { linkId, ...daysOf(period) }),
             await this.excludedHits.totals(scope, period, linkId),
           ] as const,
       ),
@@ -220,6 +238,26 @@ const GROUP_NOUNS: Record<TimeseriesGroup, string> = {
   network: 'networks',
   outcome: 'outcomes',
 };
+
+/** An inclusive period of days as the rollups' day range. */
+function daysOf(period: DayPeriod): Required<DayRange> {
+  return { from: period.periodStart, to: period.periodEnd };
+}
+
+/**
+ * The rollup that answers a time series (docs/analytics.md): one link's from the link
+ * rollup; otherwise countries and devices from the audience hours, and the rest from the
+ * route days by day or the route hours by hour.
+ */
+export function seriesRollupOf(
+  interval: TimeseriesInterval,
+  groupBy: TimeseriesGroup,
+  linkId: string | null,
+): SeriesRollup {
+  if (linkId !== null) return 'links';
+  if (groupBy === 'country' || groupBy === 'device') return 'audience_hours';
+  return interval === 'day' ? 'route_days' : 'route_hours';
+}
 
 function invalidField(field: string, message: string): AppError {
   return new AppError(ErrorCode.VALIDATION_ERROR, `Invalid request: ${field}.`, {

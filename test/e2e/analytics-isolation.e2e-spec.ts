@@ -10,43 +10,43 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Analytics reads beside the edge, on real PostgreSQL. A session of the test's own holds an
- * ACCESS EXCLUSIVE lock on a partition of `clicks` for a month long past, so every analytics
- * statement over that month waits in PostgreSQL (as the heaviest dashboard would, but
+ * ACCESS EXCLUSIVE lock on the click rollup a read is answered from, so every analytics
+ * statement on it waits in PostgreSQL (as the heaviest dashboard would, but
  * deterministically), and the test counts them in pg_locks. The edge's reads (link records,
- * creator profiles, and the quota seed, which counts this month's clicks) never touch that
- * partition, and must not wait behind them. PGlite runs one session, so no second one can
+ * creator profiles, and the quota seed, which counts the route days) never touch the
+ * audience rollup, and must not wait behind the series by country. PGlite runs one session, so no second one can
  * hold a lock: the embedded default shares its one connection (ANALYTICS_POOL_SIZE=0) and is
  * not tested here.
  */
 const isEmbedded = process.env.ANALYTICS_POOL_SIZE === '0';
 
-const LOCKED_PARTITION = 'clicks_2024_06';
-/** The issue's dashboard call (1,000 days), ungrouped so that it is within the bounds. */
-const HEAVY_TIMESERIES = '/v1/analytics/timeseries?interval=day&from=2024-03-02&to=2026-11-26';
+/** What the series by country is counted from (docs/analytics.md). */
+const AUDIENCE_ROLLUP = 'click_rollup_audience_hours';
+/** What the summary is counted from. */
+const ROUTE_DAYS_ROLLUP = 'click_rollup_route_days';
+/** The issue's dashboard call (1,000 days), by country (within the bounds: no clicks). */
+const HEAVY_TIMESERIES =
+  '/v1/analytics/timeseries?interval=day&groupBy=country&from=2024-03-02&to=2026-11-26';
 const PARALLEL_CALLS = 30;
 const ANALYTICS_POOL_SIZE = 2;
 const QUEUE_TIMEOUT_MS = 1_000;
 
-/** A session holding the old month's partition, so analytics reads over it wait. */
-async function lockOldMonth(): Promise<Client> {
+/** A session holding a rollup, so analytics reads from it wait. */
+async function lockRollup(table: string): Promise<Client> {
   const session = new Client({ connectionString: process.env.DATABASE_URL });
   await session.connect();
-  await session.query(
-    `CREATE TABLE IF NOT EXISTS ${LOCKED_PARTITION} PARTITION OF clicks
-       FOR VALUES FROM ('2024-06-01') TO ('2024-07-01')`,
-  );
   await session.query('BEGIN');
-  await session.query(`LOCK TABLE ${LOCKED_PARTITION} IN ACCESS EXCLUSIVE MODE`);
+  await session.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
   return session;
 }
 
-/** Statements of this database waiting for the locked partition. */
-async function statementsWaitingOnLock(session: Client): Promise<number> {
+/** Statements of this database waiting for the locked rollup. */
+async function statementsWaitingOnLock(session: Client, table: string): Promise<number> {
   const { rows } = await session.query<{ waiting: number }>(
     `SELECT count(*)::int AS waiting
        FROM pg_locks
       WHERE NOT granted
-        AND relation = '${LOCKED_PARTITION}'::regclass
+        AND relation = '${table}'::regclass
         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   return rows[0].waiting;
@@ -87,7 +87,7 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
 
   it('should serve redirects of uncached links while every analytics slot is busy', async () => {
     const linkIds = await coldLinks(20);
-    locker = await lockOldMonth();
+    locker = await lockRollup(AUDIENCE_ROLLUP);
     const startedAt = Date.now();
     const answered: { response: Response; elapsedMs: number }[] = [];
     const calls = Array.from({ length: PARALLEL_CALLS }, () =>
@@ -97,7 +97,7 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
       }),
     );
     await pollUntil(
-      () => statementsWaitingOnLock(observer),
+      () => statementsWaitingOnLock(observer, AUDIENCE_ROLLUP),
       (waiting) => waiting >= ANALYTICS_POOL_SIZE,
     );
 
@@ -109,7 +109,7 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
       (count) => count >= PARALLEL_CALLS - ANALYTICS_POOL_SIZE,
     );
     // Read while the lock is still held: all of the above happened with every slot taken.
-    const waitingMeanwhile = await statementsWaitingOnLock(observer);
+    const waitingMeanwhile = await statementsWaitingOnLock(observer, AUDIENCE_ROLLUP);
     await locker.query('COMMIT');
     await Promise.all(calls);
 
@@ -150,7 +150,7 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
   });
 
   it("should cancel an analytics statement after its own timeout, not the edge's", async () => {
-    locker = await lockOldMonth();
+    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
     const startedAt = Date.now();
     const response = await api.get(
       '/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30',
@@ -191,12 +191,12 @@ async function statementsWaitingOnLock(session: Client): Promise<number> {
   });
 
   it('should run a summary in one turn: its ledger never queues behind its own clicks', async () => {
-    locker = await lockOldMonth();
+    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
     const summary = api
       .get('/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30')
       .then((response) => response);
     await pollUntil(
-      () => statementsWaitingOnLock(observer),
+      () => statementsWaitingOnLock(observer, ROUTE_DAYS_ROLLUP),
       (waiting) => waiting === 1,
     );
     // Longer than any read may queue: a second turn of the same call would be refused by now.
