@@ -212,7 +212,7 @@ export interface paths {
         };
         /**
          * The caller's click records, newest first
-         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date.
+         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date, or walk on by `cursor` (each answer's `pagination.nextCursor`, null on the last page) at the same cost at any depth. `pagination.total` is exact either way.
          */
         get: operations["AnalyticsController_listClicks"];
         put?: never;
@@ -1011,9 +1011,19 @@ export interface components {
             /** @enum {string} */
             deviceClass: "desktop" | "mobile" | "tablet" | "unknown";
         };
+        ClickListPagination: {
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+            hasNextPage: boolean;
+            hasPrevPage: boolean;
+            /** @description Pass as `cursor` for the clicks after this page (keyset on clickedAt, recordId, newest first); null when this page is the last. */
+            nextCursor: string | null;
+        };
         ClickListResponse: {
             items: components["schemas"]["ClickRecordResponse"][];
-            pagination: components["schemas"]["PaginationMeta"];
+            pagination: components["schemas"]["ClickListPagination"];
         };
         TimeseriesBucketResponse: {
             /**
@@ -2502,6 +2512,8 @@ export interface operations {
                 from?: string;
                 /** @description AnalyticsDate: clicks up to the end (23:59:59.999 UTC) of this day */
                 to?: string;
+                /** @description Opaque: a `pagination.nextCursor` of an earlier answer. The page of clicks after that answer's last one, at the same cost at any depth (no 10,000-record bound); send the same filters and no `page`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -23,7 +23,9 @@ export class AnalyticsController {
     summary: "The caller's click records, newest first",
     description:
       '`from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. ' +
-      'Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date.',
+      'Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date, ' +
+      "or walk on by `cursor` (each answer's `pagination.nextCursor`, null on the last page) " +
+      'at the same cost at any depth. `pagination.total` is exact either way.',
   })
   @ApiEnvelopedOk(ClickListResponse)
   listClicks(

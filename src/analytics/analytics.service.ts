@@ -33,6 +33,7 @@ import {
   AnalyticsSummaryResponse,
   UNKNOWN_MERCHANT_DISPLAY_NAME,
 } from './analytics-summary.response';
+import { decodeClickCursor, encodeClickCursor } from './click-cursor';
 import { toClickRecordResponse } from './click.mapper';
 import { ClickListResponse } from './click.response';
 import { ClicksRepository } from './clicks.repository';
@@ -46,7 +47,8 @@ import { ListClicksQuery } from './dto/list-clicks.query';
 
 /**
  * The click list pages down to this record at most (page × limit): an OFFSET walks every row
- * before the page, so deeper sets are narrowed by date, as the spec says for sets over 10,000.
+ * before the page, so deeper sets are narrowed by date, as the spec says for sets over 10,000,
+ * or walked by cursor (a keyset, the same cost at any depth).
  */
 export const MAX_CLICK_LIST_DEPTH = 10_000;
 
@@ -64,34 +66,60 @@ export class AnalyticsService {
   ) {}
 
   async listClicks(scope: RecordScope, query: ListClicksQuery): Promise<ClickListResponse> {
-    const { page = 1, limit = DEFAULT_PAGE_SIZE, from, to, ...filter } = query;
+    const { page, limit = DEFAULT_PAGE_SIZE, from, to, cursor, ...filter } = query;
     if (from !== undefined && to !== undefined && from > to) {
       throw invalidField('from', `from (${from}) must be on or before to (${to})`);
     }
-    if (page * limit > MAX_CLICK_LIST_DEPTH) {
+    const after = cursor === undefined ? null : decodeClickCursor(cursor);
+    if (cursor !== undefined && after === null) {
+      throw invalidField('cursor', 'cursor must be a pagination.nextCursor this API answered');
+    }
+    if (after !== null && page !== undefined) {
+      throw invalidField(
+        'page',
+        'page and cursor exclude each other: a cursor says where it goes on',
+      );
+    }
+    const offset = after?.offset ?? ((page ?? 1) - 1) * limit;
+    if (after === null && offset + limit > MAX_CLICK_LIST_DEPTH) {
       throw invalidField(
         'page',
         `pages reach at most the ${MAX_CLICK_LIST_DEPTH}th click (page × limit); page ${page} ` +
-          `of ${limit} ends at the ${page * limit}th: narrow by from and to (or another filter) instead`,
+          `of ${limit} ends at the ${offset + limit}th: walk on with cursor, or narrow by from ` +
+          'and to (or another filter)',
       );
     }
-    const offset = (page - 1) * limit;
     const { clicks, total } = await this.reads.read(async (source) => {
       const rollup = filter.linkId === undefined ? 'route_days' : 'links';
       const total = await this.rollups.countClicks(source, scope, rollup, { ...filter, from, to });
-      if (offset >= total) return { clicks: [], total };
+      if (after === null && offset >= total) return { clicks: [], total };
+      const position =
+        after === null
+          ? { offset }
+          : { after: { clickedAt: new Date(after.clickedAtMs), recordId: after.recordId } };
+      // One click more than the page tells whether there is a next one.
       const range = instantRangeOf(from, to);
       const clicks = await this.clicks.listPageInScope(
         scope,
         { ...filter, ...range },
-        { offset },
-        limit,
+        position,
+        limit + 1,
       );
       return { clicks, total };
     });
+    const items = clicks.slice(0, limit);
+    const last = items.at(-1);
+    const nextCursor =
+      clicks.length > limit && last !== undefined
+        ? encodeClickCursor({
+            clickedAtMs: last.clickedAt.getTime(),
+            recordId: last.recordId,
+            offset: offset + items.length,
+          })
+        : null;
     return {
-      items: clicks.map(toClickRecordResponse),
-      pagination: paginationMeta(page, limit, total),
+      items: items.map(toClickRecordResponse),
+      pagination: { ...paginationMeta(Math.floor(offset / limit) + 1, limit, total), nextCursor },
     };
   }
 

@@ -47,7 +47,19 @@ export class ClickRecordResponse {
   @ApiProperty({ enum: DEVICE_CLASSES }) deviceClass: DeviceClass;
 }
 
+/** The click list's pagination: pages, and a cursor to walk on from this page. */
+export class ClickListPagination extends PaginationMeta {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` for the clicks after this page (keyset on clickedAt, recordId, newest ' +
+      'first); null when this page is the last.',
+  })
+  nextCursor: string | null;
+}
+
 export class ClickListResponse {
   @ApiProperty({ type: [ClickRecordResponse] }) items: ClickRecordResponse[];
-  @ApiProperty({ type: PaginationMeta }) pagination: PaginationMeta;
+  @ApiProperty({ type: ClickListPagination }) pagination: ClickListPagination;
 }

@@ -255,6 +255,7 @@ describe('Analytics (e2e)', () => {
         totalPages: 1,
         hasNextPage: false,
         hasPrevPage: false,
+        nextCursor: null,
       });
     });
 
@@ -302,13 +303,16 @@ describe('Analytics (e2e)', () => {
 
     describe('pagination', () => {
       const everyRecordId = () => newestFirst(...allNames);
-      const pages: [string, number, number[], Record<string, number | boolean>][] = [
-        ['the first page', 1, [0, 5], { totalPages: 3, hasNextPage: true, hasPrevPage: false }],
-        ['a middle page', 2, [5, 10], { totalPages: 3, hasNextPage: true, hasPrevPage: true }],
-        ['the last, partial page', 3, [10, 13], { hasNextPage: false, hasPrevPage: true }],
-        ['a page past the end', 4, [13, 13], { hasNextPage: false, hasPrevPage: true }],
+      // A cursor wherever another click follows the page.
+      const next = { hasNextPage: true, nextCursor: expect.any(String) as unknown };
+      const last = { hasNextPage: false, nextCursor: null };
+      const pages: [string, number, number[], Record<string, unknown>][] = [
+        ['the first page', 1, [0, 5], { totalPages: 3, ...next, hasPrevPage: false }],
+        ['a middle page', 2, [5, 10], { totalPages: 3, ...next, hasPrevPage: true }],
+        ['the last, partial page', 3, [10, 13], { ...last, hasPrevPage: true }],
+        ['a page past the end', 4, [13, 13], { ...last, hasPrevPage: true }],
         // page × limit = 10,000: the deepest record a page may reach.
-        ['the deepest page served', 2_000, [13, 13], { hasNextPage: false, hasPrevPage: true }],
+        ['the deepest page served', 2_000, [13, 13], { ...last, hasPrevPage: true }],
       ];
 
       it.each(pages)('should answer %s', async (_name, page, [start, end], meta) => {
@@ -600,6 +604,7 @@ describe('Analytics (e2e)', () => {
           totalPages: 0,
           hasNextPage: false,
           hasPrevPage: false,
+          nextCursor: null,
         },
       });
       const summary = await get('/v1/analytics/summary', publisher).expect(200);

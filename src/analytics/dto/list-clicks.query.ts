@@ -59,4 +59,16 @@ export class ListClicksQuery extends PageQuery {
   @IsOptional()
   @IsAnalyticsDate()
   to?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description:
+      'Opaque: a `pagination.nextCursor` of an earlier answer. The page of clicks after that ' +
+      "answer's last one, at the same cost at any depth (no 10,000-record bound); send the " +
+      'same filters and no `page`.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  cursor?: string;
 }
