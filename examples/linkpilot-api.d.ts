@@ -816,7 +816,7 @@ export interface components {
         };
         ApiErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED";
+            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED";
             message: string;
             /** @description VALIDATION_ERROR: field -> messages */
             details?: {
@@ -1363,7 +1363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1481,7 +1481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1560,7 +1560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1650,7 +1650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1742,7 +1742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1853,7 +1853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1964,7 +1964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2043,7 +2043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2122,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2223,7 +2223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2408,7 +2408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2487,7 +2487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2814,7 +2814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2882,7 +2882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2950,7 +2950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3040,7 +3040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,7 +3119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3299,7 +3299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3457,7 +3457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +3548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3627,7 +3627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE */
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SlotQueue } from '../common/async/slot-queue';
 import { AppError } from '../common/errors/app-error';
+import { isStatementTimeout } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { DatabaseConfig } from '../config/env';
@@ -128,14 +129,4 @@ function busy(message: string): AppError {
   return new AppError(ErrorCode.ANALYTICS_BUSY, message, undefined, {
     'retry-after': String(ANALYTICS_RETRY_AFTER_SECONDS),
   });
-}
-
-/**
- * PostgreSQL cancelled the statement at its statement_timeout (SQLSTATE 57014 with that
- * reason; a cancel by an operator has the same code and another message). TypeORM's
- * QueryFailedError carries the driver's fields.
- */
-function isStatementTimeout(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '57014' && typeof message === 'string' && message.includes('statement timeout');
 }

@@ -40,7 +40,7 @@ export interface DatabaseConfig {
   /**
    * The serving pool's bounds (not the CLI's migrations): a statement PostgreSQL has not
    * finished in this time is cancelled, and a connection not had in this time fails, so an
-   * API call answers 503 DATABASE_UNAVAILABLE instead of hanging on a stalled database.
+   * API call answers 503 (DATABASE_STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE) instead of hanging.
    */
   statementTimeoutMs: number;
   connectTimeoutMs: number;

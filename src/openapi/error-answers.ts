@@ -20,7 +20,9 @@ const ERROR_ANSWERS: Record<number, string> = {
   414: 'Request path and query over 8,192 characters: URI_TOO_LONG',
   422: 'The Idempotency-Key was used with another request: IDEMPOTENCY_KEY_REUSED',
   429: 'Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address',
-  503: 'A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE',
+  503:
+    'A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, ' +
+    'DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT',
 };
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors/app-error';
 import { toErrorBody } from '../common/errors/all-exceptions.filter';
-import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
+import { isDatabaseUnavailable, isStatementTimeout } from '../common/errors/database-unavailable';
 import { newUlid } from '../common/ids';
 import type { ShutdownGate } from '../common/http/shutdown-gate';
 import type { TrustFunction } from '../common/http/trust-proxy';
@@ -165,10 +165,12 @@ export class RedirectFronts {
   /**
    * What a click that failed answers, on either front: PostgreSQL down or stalled while the
    * click needed it (a link or creator not cached yet) is a 503 with Retry-After, logged once
-   * per interval as it fails every such click; anything else is a 500, logged each time.
+   * per interval as it fails every such click; anything else is a 500, logged each time. A
+   * statement cut off at its timeout answers the visitor the same 503: a click is retried
+   * by hand, whatever the cause.
    */
   private answerFailure(error: unknown, what: string, requestId: string): EdgeAnswer {
-    if (isDatabaseUnavailable(error)) {
+    if (isDatabaseUnavailable(error) || isStatementTimeout(error)) {
       this.outageWarnings.warn(
         'database',
         'PostgreSQL unavailable: clicks on links or creators not cached answer 503',

@@ -2,7 +2,12 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { AppError, ErrorDetails } from './app-error';
-import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
+import {
+  databaseStatementTimeoutError,
+  databaseUnavailableError,
+  isDatabaseUnavailable,
+  isStatementTimeout,
+} from './database-unavailable';
 import { ErrorCode } from './error-code';
 import { isKvUnavailable, kvUnavailableError } from './kv-unavailable';
 
@@ -54,6 +59,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
         `Key-value store unavailable on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]`,
       );
       return kvUnavailableError();
+    }
+    if (isStatementTimeout(exception)) {
+      this.logger.warn(
+        `Statement timeout on ${request.method} ${request.routeOptions.url ?? '(no route)'} [${String(request.id)}]: ${String(exception)}`,
+      );
+      return databaseStatementTimeoutError();
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(

@@ -13,6 +13,38 @@ export function databaseUnavailableError(): AppError {
   });
 }
 
+export const DATABASE_STATEMENT_TIMEOUT_MESSAGE =
+  'A database statement of this call ran longer than its statement timeout ' +
+  '(DATABASE_STATEMENT_TIMEOUT_MS) and was cancelled; the database is up. Retry shortly.';
+
+export function databaseStatementTimeoutError(): AppError {
+  return new AppError(
+    ErrorCode.DATABASE_STATEMENT_TIMEOUT,
+    DATABASE_STATEMENT_TIMEOUT_MESSAGE,
+    undefined,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/**
+ * Whether PostgreSQL cancelled a statement at its statement_timeout (SQLSTATE 57014 with
+ * that reason; a cancel by an operator has the same code and another message): the
+ * database answered, the statement was too slow. Reads the error's shape only, through
+ * TypeORM's driverError and causes.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause !== null && cause !== undefined && depth < 4; depth++) {
+    if (typeof cause !== 'object') return false;
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (code === '57014' && typeof message === 'string' && /statement timeout/.test(message)) {
+      return true;
+    }
+    cause =
+      (cause as { driverError?: unknown }).driverError ?? (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * Whether an error means PostgreSQL could not be reached or did not answer in time (as
  * opposed to a bug, or a statement it refused): then the call is worth retrying, and answers
@@ -21,6 +53,7 @@ export function databaseUnavailableError(): AppError {
  * SQLSTATE or a socket errno), so common needs no database import.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isStatementTimeout(error)) return false;
   for (let cause = error, depth = 0; cause !== null && cause !== undefined && depth < 4; depth++) {
     if (typeof cause !== 'object') return false;
     const { code, message } = cause as { code?: unknown; message?: unknown };
@@ -32,7 +65,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-// SQLSTATE 08xxx (connection exception), 57014 (statement timeout: query_canceled), 57P01-03
+// SQLSTATE 08xxx (connection exception), 57014 (query_canceled: by an operator, or by a
+// statement timeout, which isStatementTimeout tells apart), 57P01-03
 // (shut down, crash, cannot connect now), 53300 (too many connections); socket errnos.
 const UNAVAILABLE_CODES =
   /^(08\w{3}|57014|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND)$/;

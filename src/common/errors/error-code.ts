@@ -39,6 +39,11 @@ export enum ErrorCode {
   /** PostgreSQL unreachable or not answering in time: retry (Retry-After). */
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   /**
+   * PostgreSQL answered, but a statement of the call ran past DATABASE_STATEMENT_TIMEOUT_MS
+   * and was cancelled (too much work, or a lock held elsewhere): retry later (Retry-After).
+   */
+  DATABASE_STATEMENT_TIMEOUT = 'DATABASE_STATEMENT_TIMEOUT',
+  /**
    * Analytics reads at capacity (none of their connections free in time), or one ran past its
    * statement timeout: retry (Retry-After), or narrow the request.
    */
@@ -85,6 +90,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.INTERNAL_ERROR]: HttpStatus.INTERNAL_SERVER_ERROR,
   [ErrorCode.KV_ERROR]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.DATABASE_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.DATABASE_STATEMENT_TIMEOUT]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.ANALYTICS_BUSY]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.SHUTTING_DOWN]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.FX_DATA_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
