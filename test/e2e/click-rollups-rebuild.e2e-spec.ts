@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ulid } from 'ulid';
 import { ClickRecordMessage } from '../../src/analytics/click-record-codec';
 import { runCli } from '../../src/cli/run-cli';
@@ -58,32 +58,43 @@ describe('analytics rebuild (e2e)', () => {
     return { creatorId, records };
   }
 
-  /** Damage of every kind to one day of the creator's rollups. */
+  /**
+   * Damage of every kind to one day of the creator's rollups, in one transaction holding the
+   * rollups as the rebuild does: its multi-row writes do not take row locks in key order, so
+   * beside running writers they could otherwise deadlock with them.
+   */
   async function corruptDay(creatorId: string, day: string): Promise<void> {
+    await dataSource.transaction(async (manager) => {
+      await manager.query(
+        `LOCK TABLE click_rollup_links, click_rollup_route_days, click_rollup_route_hours,
+                    click_rollup_audience_hours IN SHARE ROW EXCLUSIVE MODE`,
+      );
+      await damageDay(manager, creatorId, day);
+    });
+  }
+
+  async function damageDay(manager: EntityManager, creatorId: string, day: string): Promise<void> {
     const inDay = `creator_id = $1 AND hour >= $2::date::timestamp AT TIME ZONE 'UTC'
       AND hour < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`;
-    await dataSource.query(
+    await manager.query(
       `DELETE FROM click_rollup_links WHERE ctid IN (SELECT ctid FROM click_rollup_links WHERE ${inDay} LIMIT 3)`,
       [creatorId, day],
     );
-    await dataSource.query(
+    await manager.query(
       `UPDATE click_rollup_route_days SET clicks = clicks + 5, epc_sum = epc_sum + 1
         WHERE ctid IN (SELECT ctid FROM click_rollup_route_days WHERE creator_id = $1 AND day = $2 LIMIT 1)`,
       [creatorId, day],
     );
-    await dataSource.query(
+    await manager.query(
       `INSERT INTO click_rollup_route_days VALUES ($1, 'live', $2, 'nowhere', NULL, 'default', 'routed', 7, 1, 1)`,
       [creatorId, day],
     );
-    await dataSource.query(
+    await manager.query(
       `UPDATE click_rollup_route_hours SET clicks = clicks - 1
         WHERE ctid IN (SELECT ctid FROM click_rollup_route_hours WHERE ${inDay} LIMIT 1)`,
       [creatorId, day],
     );
-    await dataSource.query(`DELETE FROM click_rollup_audience_hours WHERE ${inDay}`, [
-      creatorId,
-      day,
-    ]);
+    await manager.query(`DELETE FROM click_rollup_audience_hours WHERE ${inDay}`, [creatorId, day]);
   }
 
   it('should restore deleted and corrupted rollups exactly, and change nothing the second time', async () => {

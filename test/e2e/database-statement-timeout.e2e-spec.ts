@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  * PostgreSQL until DATABASE_STATEMENT_TIMEOUT_MS cancels it. The database answered all
  * along: that is no outage. PGlite runs one session, so no second one can hold a lock.
  */
-const isEmbedded = process.env.DATABASE_URL === undefined;
+const isEmbedded = process.env.ANALYTICS_POOL_SIZE === '0';
 const STATEMENT_TIMEOUT_MS = 300;
 
 (isEmbedded ? describe.skip : describe)('Statement timeout on the serving pool (e2e)', () => {
