@@ -126,7 +126,7 @@ describe('Analytics reads from the rollups (e2e, property)', () => {
     await expect(
       fc.assert(
         fc.asyncProperty(
-          fc.array(clickArbitrary, { maxLength: 80 }),
+          fc.array(clickArbitrary, { maxLength: 150 }),
           fc.array(readArbitrary, { minLength: 1, maxLength: 6 }),
           async (clicks, reads) => {
             const world = newWorld();
@@ -138,7 +138,7 @@ describe('Analytics reads from the rollups (e2e, property)', () => {
             for (const read of reads) await expectSameAnswers(world, read);
           },
         ),
-        { numRuns: 12 },
+        { numRuns: 40 },
       ),
     ).resolves.toBeUndefined();
   });
