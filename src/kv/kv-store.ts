@@ -103,6 +103,17 @@ export abstract class KvStore {
     consumer: string,
     count: number,
   ): Promise<StreamEntry[]>;
+  /**
+   * This consumer's own pending entries, oldest first (XREADGROUP from id 0): those it read but
+   * did not acknowledge, such as a batch whose write failed, read back at once rather than
+   * after `minIdleMs` of claiming.
+   */
+  abstract readOwnPending(
+    stream: string,
+    group: string,
+    consumer: string,
+    count: number,
+  ): Promise<StreamEntry[]>;
   /** Entries pending longer than `minIdleMs` (their consumer died), taken over by this one. */
   abstract claimIdleEntries(
     stream: string,

@@ -100,6 +100,15 @@ export class MemoryKvStore extends KvStore {
     return Promise.resolve(this.streams.read(stream, group, consumer, count));
   }
 
+  readOwnPending(
+    stream: string,
+    group: string,
+    consumer: string,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    return Promise.resolve(this.streams.readOwnPending(stream, group, consumer, count));
+  }
+
   claimIdleEntries(
     stream: string,
     group: string,

@@ -77,6 +77,21 @@ export class MemoryStreams {
     return delivered;
   }
 
+  /** This consumer's pending entries in id order (XREADGROUP from id 0), delivered again. */
+  readOwnPending(stream: string, group: string, consumer: string, count: number): StreamEntry[] {
+    const state = this.streamOf(stream);
+    const groupState = this.groupOf(state, group);
+    const delivered: StreamEntry[] = [];
+    for (const [id, pending] of groupState.pending) {
+      if (delivered.length >= count) break;
+      const payload = state.entries.get(id);
+      if (pending.consumer !== consumer || payload === undefined) continue;
+      groupState.pending.set(id, { consumer, deliveredAtMs: this.now() });
+      delivered.push({ id, payload });
+    }
+    return delivered;
+  }
+
   claimIdle(
     stream: string,
     group: string,

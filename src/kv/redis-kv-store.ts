@@ -248,6 +248,19 @@ export class RedisKvStore extends KvStore {
     return reply === null ? [] : toEntries(reply[0][1]);
   }
 
+  async readOwnPending(
+    stream: string,
+    group: string,
+    consumer: string,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    const reply = (await this.guarded(() =>
+      this.redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', stream, '0'),
+    )) as [string, [string, string[] | null][]][] | null;
+    // An entry trimmed while pending comes back without fields; XAUTOCLAIM clears it.
+    return reply === null ? [] : toEntries(reply[0][1]);
+  }
+
   async claimIdleEntries(
     stream: string,
     group: string,

@@ -8,6 +8,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { billingPeriodOf } from '../../src/account/billing-period';
 import { quotaCounterKey } from '../../src/account/edge-keys';
+import { CLICK_CONSUMER_GROUP } from '../../src/analytics/click-stream.consumer';
 import { CLICK_STREAMS } from '../../src/analytics/click-streams';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../../src/auth/api-key-format';
 import { newUlid } from '../../src/common/ids';
@@ -265,6 +266,16 @@ async function streamBacklog(redis: Redis): Promise<number> {
   return backlog;
 }
 
+/** Entries read by a worker but not yet written and acknowledged, in every stream. */
+async function pendingEntries(redis: Redis): Promise<number> {
+  let pending = 0;
+  for (const stream of CLICK_STREAMS) {
+    const [count] = (await redis.xpending(stream, CLICK_CONSUMER_GROUP)) as [number];
+    pending += count;
+  }
+  return pending;
+}
+
 function spoolBytes(dataDir: string): number {
   const dir = path.join(dataDir, 'click-spool');
   if (!fs.existsSync(dir)) return 0;
@@ -432,6 +443,12 @@ describe('npm run chaos', () => {
           Object.entries(tally.slowestMsByPhase).map(([name, ms]) => [name, Math.round(ms)]),
         ),
         settleMs,
+        // What had not settled when the settle limit ran out (zero when it settled).
+        leftAfterSettling: {
+          spoolBytes: spoolBytes(dataDir),
+          streamEntries: await streamBacklog(admin),
+          pendingEntries: await pendingEntries(admin),
+        },
         targets: TARGETS,
       };
       log(JSON.stringify(figures, null, 2));

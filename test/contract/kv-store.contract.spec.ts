@@ -439,6 +439,12 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         { id: ids[2], payload: 'c' },
       ]);
       expect(await store.readStreamGroup(stream, 'writers', 'one', 10)).toEqual([]);
+      // Its own pending entries, read back at once, oldest first; none for another consumer.
+      expect(await store.readOwnPending(stream, 'writers', 'one', 2)).toEqual([
+        { id: ids[0], payload: 'a' },
+        { id: ids[1], payload: 'b' },
+      ]);
+      expect(await store.readOwnPending(stream, 'writers', 'two', 10)).toEqual([]);
       // Not idle long enough yet: nothing to claim.
       expect(await store.claimIdleEntries(stream, 'writers', 'two', 60_000, 10)).toEqual([]);
       await sleep(20);
@@ -447,7 +453,11 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         { id: ids[1], payload: 'b' },
         { id: ids[2], payload: 'c' },
       ]);
+      expect(await store.readOwnPending(stream, 'writers', 'one', 10)).toEqual([]);
       await store.ackAndDelete(stream, 'writers', [ids[0], ids[1]]);
+      expect(await store.readOwnPending(stream, 'writers', 'two', 10)).toEqual([
+        { id: ids[2], payload: 'c' },
+      ]);
       expect(await store.streamLength(stream)).toBe(1);
       await store.ackAndDelete(stream, 'writers', [ids[2]]);
       expect(await store.streamLength(stream)).toBe(0);

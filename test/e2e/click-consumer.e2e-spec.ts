@@ -17,7 +17,9 @@ import {
 import { edgeKeysOf } from '../../src/account/edge-keys';
 import { CLICK_STREAMS, clickStreamKey, edgeShardOf } from '../../src/analytics/click-streams';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { createCreatorWithKey } from '../factories/creator.factory';
+import { startDatabaseProxy } from '../support/tcp-proxy';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -109,6 +111,38 @@ describe('Click stream consumer (e2e)', () => {
       await background.beforeApplicationShutdown();
     }
   }
+
+  it('should write what a pass read before PostgreSQL failed as soon as it is back, without waiting to claim it', async () => {
+    const proxy = await startDatabaseProxy(process.env.DATABASE_URL ?? '');
+    const cutOffDatabase = new DataSource(buildDataSourceOptions(proxy.url, 1));
+    await cutOffDatabase.initialize();
+    try {
+      const linkId = await clickTimes(6);
+      // Claiming would take a minute: only reading its own pending entries back can be quick.
+      const cutOff = new ClickStreamConsumer(
+        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 60_000 },
+        t.app.get(KvStore),
+        cutOffDatabase.getRepository(ClickEntity),
+      );
+      await proxy.cut();
+      await expect(cutOff.drainOnce()).rejects.toThrow();
+      await proxy.restore();
+
+      await pollUntil(
+        async () => {
+          await cutOff.drainOnce().catch(() => 0);
+          return (await rowsFor(linkId)).length;
+        },
+        (count) => count >= 6,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      );
+
+      expect(await rowsFor(linkId)).toHaveLength(6);
+    } finally {
+      await cutOffDatabase.destroy();
+      await proxy.close();
+    }
+  });
 
   it('should write every click left pending by a crashed worker exactly once after a restart', async () => {
     const linkId = await clickTimes(7);
