@@ -32,6 +32,7 @@ const { Client } = require('pg');
 const Redis = require('ioredis');
 const { runLoad, serialiseRequest } = require('./load-generator');
 const { largeProfile, linkIdOf } = require('./large-profile');
+const { BENCH_WEBHOOK_SECRET_KEY } = require('./webhook-key');
 
 require('../bin/ensure-built').ensureBuilt();
 const root = path.resolve(__dirname, '..');
@@ -186,6 +187,7 @@ function startServer() {
       REDIS_URL,
       LOG_LEVEL: 'error',
       PROBES_ENABLED: 'false',
+      WEBHOOK_SECRET_KEY: BENCH_WEBHOOK_SECRET_KEY,
     },
     stdio: 'inherit',
   });

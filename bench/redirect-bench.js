@@ -21,6 +21,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { runLoad, serialiseRequest } = require('./load-generator');
+const { BENCH_WEBHOOK_SECRET_KEY } = require('./webhook-key');
 const { largeProfile, zipfLinkPaths } = require('./large-profile');
 const { zipfSampler } = require('./zipf');
 const { underCallgrind, countInstructions } = require('./instruction-counter');
@@ -185,8 +186,7 @@ const serviceEnv = () => ({
   REDIS_URL,
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
-  // A server on PostgreSQL needs one (README "Webhooks"); the bench stores no secret.
-  WEBHOOK_SECRET_KEY: '0b5e4c1d7a9f3e2b8c6d0a4f1e7b9c3d5a2f8e6b4d0c7a1e9f3b5d2c8a6e4f0b',
+  WEBHOOK_SECRET_KEY: BENCH_WEBHOOK_SECRET_KEY,
   // The production topology: the edge node serves, a click worker writes the clicks.
   CLICK_CONSUMER_ENABLED: 'false',
   // The large profile reads the cache counters; the default runs the service as configured.
