@@ -17,6 +17,9 @@ import {
 import { TimeseriesResponse } from './timeseries.response';
 import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../config/config.module';
+import { DatabaseConfig } from '../config/env';
+import { PointsBudget } from './points-budget';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -63,7 +66,15 @@ export class AnalyticsService {
     private readonly uniqueVisitors: UniqueVisitorsService,
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
-  ) {}
+    @InjectConfig('database') database: DatabaseConfig,
+  ) {
+    this.pointsPerSecond = database.analytics.pointsPerSecond;
+    this.points = new PointsBudget(this.pointsPerSecond, performance.now());
+  }
+
+  private readonly pointsPerSecond: number;
+  /** Real time, not the app clock: it meters this process's CPU. */
+  private readonly points: PointsBudget;
 
   async listClicks(scope: RecordScope, query: ListClicksQuery): Promise<ClickListResponse> {
     const { page, limit = DEFAULT_PAGE_SIZE, from, to, cursor, ...filter } = query;
@@ -176,6 +187,7 @@ export class AnalyticsService {
         `a time series has at most ${MAX_TIMESERIES_BUCKETS} buckets; ${from} to ${to} by ${interval} is ${buckets}`,
       );
     }
+    this.assertPointsAvailable();
     const maxSeries = maxSeriesOf(buckets);
     // One key more than fits tells the answer would not fit, without fetching the rest.
     const linkId =
@@ -200,7 +212,22 @@ export class AnalyticsService {
       );
     }
     const series = zeroFilledSeries(bucketStartsOf(interval, from, to), counts, groupBy !== 'none');
+    this.points.charge(series.length * buckets, performance.now());
     return { interval, from, to, groupBy, series };
+  }
+
+  /** 503 ANALYTICS_BUSY while the points already served this second are over the budget. */
+  private assertPointsAvailable(): void {
+    const waitSeconds = this.points.waitSecondsAt(performance.now());
+    if (waitSeconds === 0) return;
+    throw new AppError(
+      ErrorCode.ANALYTICS_BUSY,
+      `Time series are at capacity on this server: ${this.pointsPerSecond} points a second ` +
+        `(ANALYTICS_POINTS_PER_SECOND), so the redirects keep the CPU they need. Retry in ` +
+        `${waitSeconds} seconds, or ask for fewer series or buckets.`,
+      undefined,
+      { 'retry-after': String(waitSeconds) },
+    );
   }
 
   /** Removes the scope's test clicks (the sandbox reset); answers how many there were. */

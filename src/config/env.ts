@@ -61,6 +61,11 @@ export interface AnalyticsPoolConfig {
   statementTimeoutMs: number;
   /** How long a read waits for its turn before answering 503 ANALYTICS_BUSY. */
   queueTimeoutMs: number;
+  /**
+   * Time-series points this server builds and sends a second (analytics/points-budget.ts):
+   * the serving process's CPU, which the redirects share, not the database's.
+   */
+  pointsPerSecond: number;
 }
 
 /**
@@ -190,6 +195,7 @@ export const ENV_VARIABLES = [
   'ANALYTICS_POOL_SIZE',
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
+  'ANALYTICS_POINTS_PER_SECOND',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'REDIS_COMMAND_TIMEOUT_MS',
@@ -447,6 +453,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         poolSize: reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100),
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
         queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
+        pointsPerSecond: reader.int('ANALYTICS_POINTS_PER_SECOND', 50_000, 1, 100_000_000),
       },
     },
     kv: parseKvConfig(reader),

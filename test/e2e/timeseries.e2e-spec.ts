@@ -151,6 +151,29 @@ describe('Analytics time series (e2e)', () => {
     });
   });
 
+  it('should answer 503 ANALYTICS_BUSY with Retry-After once the server has sent its points for now', async () => {
+    const metered = await startTestApp({
+      PROBES_ENABLED: 'false',
+      CLICK_CONSUMER_ENABLED: 'false',
+      ANALYTICS_POINTS_PER_SECOND: '100',
+    });
+    try {
+      const dashboard = createApiClient(metered, creator);
+      // 1,000 days: ten seconds of this server's points, paid once the series is built.
+      const large = 'interval=day&from=2023-06-05&to=2026-02-28';
+
+      await dashboard.get(`/v1/analytics/timeseries?${large}`).expect(200);
+      const refused = await dashboard.get('/v1/analytics/timeseries?from=2026-03-01&to=2026-03-01');
+
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.code).toBe('ANALYTICS_BUSY');
+      expect(refused.body.error.message).toContain('ANALYTICS_POINTS_PER_SECOND');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(8);
+    } finally {
+      await metered.close();
+    }
+  });
+
   it.each([
     ['interval=week', 'interval'],
     ['groupBy=city', 'groupBy'],
