@@ -1,5 +1,5 @@
 /**
- * The module map the build enforces (README "Architecture"), in `npm run check`.
+ * The module map the build enforces (docs/architecture.md "Architecture"), in `npm run check`.
  *
  * LAYERS lists the folders of src from the bottom up: a folder may import its own files and
  * those of folders below it, never above. That makes the folder graph acyclic by construction

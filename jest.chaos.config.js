@@ -1,4 +1,4 @@
-// `npm run chaos`: the fault-injection run (README "Durability"), apart from `npm test`: it
+// `npm run chaos`: the fault-injection run (docs/operations.md "Durability"), apart from `npm test`: it
 // takes a few minutes and drives the built service (dist/) as separate processes.
 /** @type {import('jest').Config} */
 module.exports = {

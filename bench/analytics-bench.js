@@ -2,7 +2,7 @@
 'use strict';
 /**
  * `npm run bench -- analytics`: the redirect's latency while dashboards read analytics, against
- * the same redirect without them, in one run (README "Analytics", docs/benchmarks.md).
+ * the same redirect without them, in one run (docs/analytics.md "Analytics", docs/benchmarks.md).
  *
  * The edge's reads that can meet analytics in PostgreSQL are those of a link or creator not
  * cached yet, so every visit here is to a link never visited before: BENCH_LARGE_LINKS links of

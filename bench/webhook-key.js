@@ -1,6 +1,6 @@
 'use strict';
 /**
- * A server on PostgreSQL refuses to start without WEBHOOK_SECRET_KEY (README "Webhooks"). The
+ * A server on PostgreSQL refuses to start without WEBHOOK_SECRET_KEY (docs/webhooks.md "Webhooks"). The
  * benches store no webhook secret, so a fixed key serves every bench server.
  */
 exports.BENCH_WEBHOOK_SECRET_KEY =

@@ -465,7 +465,7 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "slow" | "unreachable";
             latencyMs: number;
-            /** @description This node's click spool (README Durability): present while Redis is unreachable, or while clicks wait in the spool or some were dropped */
+            /** @description This node's click spool (docs/operations.md (Durability)): present while Redis is unreachable, or while clicks wait in the spool or some were dropped */
             spool?: components["schemas"]["ClickSpoolHealthResponse"];
         };
         FxHealthCheckResponse: {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Enterprise webhooks (README "Webhooks"): endpoints, the transactional outbox of events and
+ * Enterprise webhooks (docs/webhooks.md "Webhooks"): endpoints, the transactional outbox of events and
  * one delivery row per event and endpoint. Every row carries its creator and environment,
  * like links and clicks, so a test key reaches test endpoints and events only.
  */

@@ -16,7 +16,7 @@ import { assertWebhookKeyConfigured } from './webhooks/webhook-secret-keyring';
  * before collecting again; under the edge's cache churn (records, routes and templates evicted
  * and replaced all the time) that made a server with ~190 MiB live reach 824 MiB resident in
  * the million-link bench. Twice what survived keeps it at 491 MiB, with no loss of throughput
- * there (README "Benchmark"). V8 reads the factor each time it sets the next limit, so setting
+ * there (docs/benchmarks.md "Benchmark"). V8 reads the factor each time it sets the next limit, so setting
  * it here, first thing, covers every way the server is started (npm start, start:prod, Docker).
  * An operator's own value, given as a node flag, is left as given (node refuses V8 flags such
  * as this one in NODE_OPTIONS).
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
  * answered on both fronts, so every click admission under way completes and its click is in
  * the stream, idle connections closed), then the modules in Nest's order (the ledger writes
  * its counters, the click consumer finishes its batch, the stores close), then the embedded
- * database (README "Stopping"). Exit 0 when done; 1 when something failed or SHUTDOWN_DEADLINE_MS passed first.
+ * database (docs/operations.md "Stopping"). Exit 0 when done; 1 when something failed or SHUTDOWN_DEADLINE_MS passed first.
  * A second signal changes nothing.
  */
 function exitGracefullyOnSignals(

@@ -156,7 +156,7 @@ function parseLine(line: string): ReplayableClick | null {
 /**
  * Segment files are named by the time they were opened and the process that wrote them, so
  * names sort in writing order and a process can tell its own segments from those of a
- * process that is gone (README "Durability").
+ * process that is gone (docs/operations.md "Durability").
  */
 export function segmentFileName(openedAtMs: number, pid: number, sequence: number): string {
   return `clicks-${String(openedAtMs).padStart(15, '0')}-${pid}-${sequence}.spool`;

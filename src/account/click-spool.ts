@@ -41,7 +41,7 @@ export interface ClickSpoolStatus {
 
 /**
  * The edge's bounded, append-only spool of the clicks it counts while Redis is unreachable
- * (README "Durability"), under CLICK_SPOOL dir (DATA_DIR/click-spool), in segment files
+ * (docs/operations.md "Durability"), under CLICK_SPOOL dir (DATA_DIR/click-spool), in segment files
  * (click-spool-format.ts). Writes are batched per event-loop turn and each batch is fsynced
  * once, never a click at a time; a click's visitor is answered after its batch is on disk, so
  * an acknowledged click survives a crash. While one batch is being synced the next gathers,

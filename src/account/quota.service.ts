@@ -181,7 +181,7 @@ export class QuotaService {
    * threshold skips it (the click that crossed it was counted before the loss).
    * `data` is the agreed `{threshold, clicksUsed, includedClicks, periodStart, periodEnd,
    * plan}`, with the earlier `thresholdPercent` and `billingPeriod` beside it through 0.1.x
-   * (deprecated, removed in 0.2.0: README "Webhooks").
+   * (deprecated, removed in 0.2.0: docs/webhooks.md "Webhooks").
    */
   private warnOnThreshold(
     creator: QuotaHolder,

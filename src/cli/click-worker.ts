@@ -41,7 +41,7 @@ export interface ClickWorkerRun {
 /**
  * `linkpilot clicks consume`: moves clicks from the Redis streams to PostgreSQL outside the
  * serving processes, so that edge nodes run with CLICK_CONSUMER_ENABLED=false and their
- * event loops never stop for a batch (README "Edge redirector": one consumer group, any number
+ * event loops never stop for a batch (docs/edge.md "Edge redirector": one consumer group, any number
  * of click workers).
  */
 export async function runClickWorker(

@@ -8,7 +8,7 @@ import type { EventType } from './event-types';
 import type { OutboxEvent } from './outbox-event';
 
 /**
- * The writer of the webhook outbox (README "Webhooks"). It sits below the feature modules
+ * The writer of the webhook outbox (docs/webhooks.md "Webhooks"). It sits below the feature modules
  * (account, links, probes) so that they can report what happened without knowing webhooks
  * exist; the webhooks module, above them, fans the outbox out to endpoints and delivers.
  */

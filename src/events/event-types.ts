@@ -1,5 +1,5 @@
 /**
- * The webhook event catalogue (README "Webhooks"). An endpoint subscribes to a non-empty
+ * The webhook event catalogue (docs/webhooks.md "Webhooks"). An endpoint subscribes to a non-empty
  * subset of the first three; `webhook.ping` is sent only by `POST /v1/webhooks/:id/test`.
  */
 export const SUBSCRIBABLE_EVENT_TYPES = [

@@ -21,7 +21,7 @@ export class KvHealthCheckResponse extends DependencyCheckResponse {
   @ApiPropertyOptional({
     type: ClickSpoolHealthResponse,
     description:
-      "This node's click spool (README Durability): present while Redis is unreachable, or while clicks wait in the spool or some were dropped",
+      "This node's click spool (docs/operations.md (Durability)): present while Redis is unreachable, or while clicks wait in the spool or some were dropped",
   })
   spool?: ClickSpoolHealthResponse;
 }

@@ -4,7 +4,7 @@ import { buildConnector } from 'undici';
 import { isForbiddenTarget } from '../common/net/is-forbidden-target';
 
 /*
- * The SSRF guard of outgoing requests (README "Link probes"), shared by the probes and the
+ * The SSRF guard of outgoing requests (docs/link-probes.md "Link probes"), shared by the probes and the
  * webhook deliveries: every host is resolved here once and the socket opened to the very
  * address that was checked.
  */

@@ -46,7 +46,7 @@ export interface EdgeRequest {
 }
 
 /**
- * GET /r/:linkId, the visitor-facing hot path (README "Edge redirector", docs/design.md
+ * GET /r/:linkId, the visitor-facing hot path (docs/edge.md "Edge redirector", docs/design.md
  * section 3), in six steps: link record -> visitor (bots, link previews and HEAD requests
  * leave here for the original URL, touching nothing) -> creator profile -> route (memoised
  * engine decision) -> admission (one Redis script applies the edge windows and the quota and

@@ -1,5 +1,5 @@
 /**
- * Waits after each failed attempt (README "Webhooks"): attempt 1 is immediate, then these,
+ * Waits after each failed attempt (docs/webhooks.md "Webhooks"): attempt 1 is immediate, then these,
  * each with up to ±20% jitter so endpoints that failed together are not retried together.
  * After the 10th attempt fails the delivery is `failed` (about 24 h after the event).
  */

@@ -55,7 +55,7 @@ export interface DeliveryPass {
 }
 
 /**
- * The outbox's delivery (README "Webhooks"), in every server process unless
+ * The outbox's delivery (docs/webhooks.md "Webhooks"), in every server process unless
  * WEBHOOK_WORKER_ENABLED=false: each pass fans new events out to the subscribed endpoints
  * (one transaction, SKIP LOCKED) and makes the due attempts it claims (SKIP LOCKED too, so
  * nodes share the work and never send the same attempt). Tests call deliverOnce.

@@ -17,7 +17,7 @@ import {
 const DEVELOPMENT_KEY_WARNING_INTERVAL_MS = 3_600_000;
 
 /**
- * The stored signing secrets' encryption in this process (README "Webhooks", "Encryption
+ * The stored signing secrets' encryption in this process (docs/webhooks.md "Webhooks", "Encryption
  * keys"). Built from WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_KEY_PREVIOUS; createApp and the
  * rotation command check the configuration before Nest builds it.
  */
@@ -56,7 +56,7 @@ export class WebhookSecretCipher {
         'development-key',
         'A webhook signing secret is still stored under the built-in development key, which ' +
           'anyone with a copy of the database can read: run `npx linkpilot webhooks ' +
-          'rotate-encryption-key` (README "Webhooks", "Encryption keys")',
+          'rotate-encryption-key` (docs/webhooks.md "Webhooks", "Encryption keys")',
       );
     }
     return read;

@@ -14,7 +14,7 @@ export const DEVELOPMENT_SECRET_KEY = createHash('sha256')
 
 /**
  * The first release whose servers no longer read secrets stored under the development key
- * when they have a key of their own: before upgrading to it, rotate (README "Webhooks",
+ * when they have a key of their own: before upgrading to it, rotate (docs/webhooks.md "Webhooks",
  * "Encryption keys"). A unit test fails once package.json reaches this version with the
  * fallback still in place.
  */

@@ -32,7 +32,7 @@ export class EncryptionKeyRotationIncompleteError extends Error {
 }
 
 /**
- * Re-encrypts every stored signing secret under the current key (README "Webhooks",
+ * Re-encrypts every stored signing secret under the current key (docs/webhooks.md "Webhooks",
  * "Encryption keys"), whatever key it was read with: a previous key, the built-in development
  * key, or the current one in the format from before key ids. Safe while servers run: a row
  * is rewritten only if no API call changed it since it was read, and a second run does

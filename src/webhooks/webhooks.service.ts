@@ -37,7 +37,7 @@ export const MAX_WEBHOOKS_PER_CREATOR = 10;
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
-/** The webhook endpoints API (README "Webhooks"); every call is scoped by creator and environment. */
+/** The webhook endpoints API (docs/webhooks.md "Webhooks"); every call is scoped by creator and environment. */
 @Injectable()
 export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(WebhooksService.name);
@@ -84,7 +84,7 @@ export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
       this.logger.warn(
         `${count} webhook endpoints have a signing secret under an older key (a previous ` +
           'WEBHOOK_SECRET_KEY or the built-in development key): run `npx linkpilot webhooks ' +
-          'rotate-encryption-key` (README "Webhooks", "Encryption keys")',
+          'rotate-encryption-key` (docs/webhooks.md "Webhooks", "Encryption keys")',
       );
     }
   }

@@ -18,7 +18,7 @@ import { startDatabaseProxy } from '../support/tcp-proxy';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 
 /**
- * `npm run chaos` (README "Durability"): the built service on real PostgreSQL behind a TCP
+ * `npm run chaos` (docs/operations.md "Durability"): the built service on real PostgreSQL behind a TCP
  * proxy this run controls, on a private Redis it starts (AOF everysec), with a click worker
  * beside it, under load on GET /r/:id at 50 connections, while it (a) kills the click worker
  * with SIGKILL and starts it again, (b) stops Redis for 10 s, (c) cuts PostgreSQL off for
@@ -304,7 +304,7 @@ describe('npm run chaos', () => {
       CLICK_CONSUMER_ENABLED: 'false',
       // Entries the killed worker held are claimed again after this.
       CLICK_CLAIM_IDLE_MS: '5000',
-      // Past its cap the spool serves clicks without recording them (README, Durability); at
+      // Past its cap the spool serves clicks without recording them (docs/operations.md, Durability); at
       // 15,000 clicks/s a 10 s Redis outage fills the 64 MiB default, so the run gives it room.
       CLICK_SPOOL_MAX_BYTES: String(512 * 1024 * 1024),
     };

@@ -21,7 +21,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
 
 /**
- * The service on a Redis Cluster (README "Redis Cluster"): three masters of the test's own on
+ * The service on a Redis Cluster (docs/operations.md "Redis Cluster"): three masters of the test's own on
  * spare ports (never the machine's shared Redis), two app nodes on it. Each script runs only
  * if all its keys share a hash slot (a call across slots fails with CROSSSLOT), a command
  * goes to the node of its keys, and pub/sub crosses nodes: the click admission and its

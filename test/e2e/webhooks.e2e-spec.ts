@@ -314,7 +314,7 @@ describe('Webhooks (e2e)', () => {
     const payloads = events.map(
       (request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> },
     );
-    // The agreed fields, then the names of 0.1.0 beside them (deprecated, README "Webhooks").
+    // The agreed fields, then the names of 0.1.0 beside them (deprecated, docs/webhooks.md "Webhooks").
     const period = billingPeriodOf(clock.nowMs());
     expect(period.start).toMatch(/^\d{4}-\d{2}-01$/);
     const dataAt = (threshold: number, clicksUsed: number) => ({
