@@ -32,7 +32,14 @@ const { Client } = require('pg');
 const Redis = require('ioredis');
 const { runLoad, serialiseRequest } = require('./load-generator');
 const { largeProfile, linkIdOf } = require('./large-profile');
-const { BENCH_WEBHOOK_SECRET_KEY } = require('./webhook-key');
+const {
+  BENCH_WEBHOOK_SECRET_KEY,
+  flushRedis: flushRedisAt,
+  hasTaskset,
+  pinned,
+  resetStores: resetStoresAt,
+  runCli: runCliAt,
+} = require('./bench-stores');
 
 require('../bin/ensure-built').ensureBuilt();
 const root = path.resolve(__dirname, '..');
@@ -84,40 +91,10 @@ const COUNTRIES =
     ' ',
   );
 
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pinnedToCore0 = (command, args) =>
-  hasTaskset ? ['taskset', ['-c', '0', command, ...args]] : [command, args];
-
-async function flushRedis() {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
-}
-
-async function resetStores() {
-  const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
-  await admin.connect();
-  const dbName = new URL(DB_URL).pathname.slice(1);
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  await flushRedis();
-}
-
-function runCli(args) {
-  execFileSync(process.execPath, [path.join(SERVER_ROOT, 'bin/linkpilot.js'), ...args, '--json'], {
-    cwd: SERVER_ROOT,
-    env: { ...process.env, DATABASE_URL: DB_URL, REDIS_URL, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
+const flushRedis = () => flushRedisAt(REDIS_URL);
+const resetStores = () => resetStoresAt(DB_URL, REDIS_URL);
+const runCli = (args) => runCliAt(SERVER_ROOT, DB_URL, REDIS_URL, args);
+const pinnedToCore0 = (command, args) => pinned(0, command, args);
 
 const seconds = (ms) => Math.round(ms / 100) / 10;
 

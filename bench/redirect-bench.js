@@ -21,7 +21,14 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { runLoad, serialiseRequest } = require('./load-generator');
-const { BENCH_WEBHOOK_SECRET_KEY } = require('./webhook-key');
+const {
+  BENCH_WEBHOOK_SECRET_KEY,
+  flushRedis: flushRedisAt,
+  hasTaskset,
+  pinned,
+  resetStores: resetStoresAt,
+  runCli: runCliAt,
+} = require('./bench-stores');
 const { largeProfile, zipfLinkPaths } = require('./large-profile');
 const { zipfSampler } = require('./zipf');
 const { underCallgrind, countInstructions } = require('./instruction-counter');
@@ -76,16 +83,9 @@ const METRICS_PORT = PORT + 2;
 const TARGETS = IS_LARGE
   ? { ratio: 0.2, p99Ms: 15, p99MsAtFixedRate: 15, peakRssMiB: 512 }
   : { ratio: 0.25, p99Ms: 10, p99MsAtFixedRate: 5 };
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pinned = (core, command, args) =>
-  hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+const flushRedis = () => flushRedisAt(REDIS_URL);
+const resetStores = () => resetStoresAt(DB_URL, REDIS_URL);
+const runCli = (args) => runCliAt(root, DB_URL, REDIS_URL, args);
 /** A server process (the service or the ceiling) on core 0, under callgrind in that mode. */
 const serverProcess = (command, args) =>
   pinned(0, ...(INSTRUCTIONS ? underCallgrind(command, args) : [command, args]));
@@ -125,30 +125,6 @@ const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
 ];
-
-async function flushRedis() {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
-}
-
-async function resetStores() {
-  const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
-  await admin.connect();
-  const dbName = new URL(DB_URL).pathname.slice(1);
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  await flushRedis();
-}
-
-function runCli(args) {
-  execFileSync(process.execPath, [path.join(root, 'bin/linkpilot.js'), ...args, '--json'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: DB_URL, REDIS_URL, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
 
 /** 200 Enterprise creators with keys and network accounts, written straight to PostgreSQL. */
 async function seedCreators() {

@@ -236,28 +236,38 @@ export class RedisKvStore extends KvStore {
     }
   }
 
-  async readStreamGroup(
+  readStreamGroup(
     stream: string,
     group: string,
     consumer: string,
     count: number,
   ): Promise<StreamEntry[]> {
-    const reply = (await this.guarded(() =>
-      this.redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', stream, '>'),
-    )) as [string, [string, string[]][]][] | null;
-    return reply === null ? [] : toEntries(reply[0][1]);
+    return this.readGroupFrom('>', stream, group, consumer, count);
   }
 
-  async readOwnPending(
+  readOwnPending(
+    stream: string,
+    group: string,
+    consumer: string,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    return this.readGroupFrom('0', stream, group, consumer, count);
+  }
+
+  /**
+   * XREADGROUP from `id`: `>` for entries never delivered, `0` for the consumer's own pending
+   * ones (an entry trimmed while pending comes back without fields; XAUTOCLAIM clears it).
+   */
+  private async readGroupFrom(
+    id: '>' | '0',
     stream: string,
     group: string,
     consumer: string,
     count: number,
   ): Promise<StreamEntry[]> {
     const reply = (await this.guarded(() =>
-      this.redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', stream, '0'),
+      this.redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', stream, id),
     )) as [string, [string, string[] | null][]][] | null;
-    // An entry trimmed while pending comes back without fields; XAUTOCLAIM clears it.
     return reply === null ? [] : toEntries(reply[0][1]);
   }
 
