@@ -69,7 +69,12 @@ export class AnalyticsService {
     @InjectConfig('database') database: DatabaseConfig,
   ) {
     this.pointsPerSecond = database.analytics.pointsPerSecond;
-    this.points = new PointsBudget(this.pointsPerSecond, performance.now());
+    // A tenth of a second's points: calls are spaced by the rate, never built by the dozen.
+    this.points = new PointsBudget(
+      this.pointsPerSecond,
+      this.pointsPerSecond / 10,
+      performance.now(),
+    );
   }
 
   private readonly pointsPerSecond: number;
@@ -187,38 +192,51 @@ export class AnalyticsService {
         `a time series has at most ${MAX_TIMESERIES_BUCKETS} buckets; ${from} to ${to} by ${interval} is ${buckets}`,
       );
     }
-    this.assertPointsAvailable();
-    const maxSeries = maxSeriesOf(buckets);
-    // One key more than fits tells the answer would not fit, without fetching the rest.
-    const linkId =
-      query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId);
-    const counts = await this.reads.read((source) =>
-      this.rollups.countPerBucket(source, scope, {
-        rollup: seriesRollupOf(interval, groupBy, linkId),
-        interval,
-        days: { from, to },
-        linkId,
-        groupBy,
-        maxKeys: maxSeries + 1,
-      }),
-    );
-    if (new Set(counts.map((count) => count.key)).size > maxSeries) {
-      throw invalidField(
-        'groupBy',
-        `a time series answers at most ${MAX_TIMESERIES_POINTS} points (series × buckets); ` +
-          `${from} to ${to} by ${interval} is ${buckets} buckets, room for ${maxSeries} series, ` +
-          `and more than ${maxSeries} ${GROUP_NOUNS[groupBy]} have clicks: shorten the range` +
-          `${interval === 'hour' ? ', count by day' : ''}, narrow by linkId, or group otherwise`,
+    const maxSeries = groupBy === 'none' ? 1 : maxSeriesOf(buckets);
+    const reserved = maxSeries * buckets;
+    this.reservePoints(reserved);
+    let answered = 0;
+    try {
+      // One key more than fits tells the answer would not fit, without fetching the rest.
+      const linkId =
+        query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId);
+      const counts = await this.reads.read((source) =>
+        this.rollups.countPerBucket(source, scope, {
+          rollup: seriesRollupOf(interval, groupBy, linkId),
+          interval,
+          days: { from, to },
+          linkId,
+          groupBy,
+          maxKeys: maxSeries + 1,
+        }),
       );
+      if (new Set(counts.map((count) => count.key)).size > maxSeries) {
+        throw invalidField(
+          'groupBy',
+          `a time series answers at most ${MAX_TIMESERIES_POINTS} points (series × buckets); ` +
+            `${from} to ${to} by ${interval} is ${buckets} buckets, room for ${maxSeries} series, ` +
+            `and more than ${maxSeries} ${GROUP_NOUNS[groupBy]} have clicks: shorten the range` +
+            `${interval === 'hour' ? ', count by day' : ''}, narrow by linkId, or group otherwise`,
+        );
+      }
+      const series = zeroFilledSeries(
+        bucketStartsOf(interval, from, to),
+        counts,
+        groupBy !== 'none',
+      );
+      answered = series.length * buckets;
+      return { interval, from, to, groupBy, series };
+    } finally {
+      this.points.release(reserved - answered, performance.now());
     }
-    const series = zeroFilledSeries(bucketStartsOf(interval, from, to), counts, groupBy !== 'none');
-    this.points.charge(series.length * buckets, performance.now());
-    return { interval, from, to, groupBy, series };
   }
 
-  /** 503 ANALYTICS_BUSY while the points already served this second are over the budget. */
-  private assertPointsAvailable(): void {
-    const waitSeconds = this.points.waitSecondsAt(performance.now());
+  /**
+   * Reserves the most points a call can answer; 503 ANALYTICS_BUSY while the points already
+   * reserved are over the budget.
+   */
+  private reservePoints(points: number): void {
+    const waitSeconds = this.points.reserve(points, performance.now());
     if (waitSeconds === 0) return;
     throw new AppError(
       ErrorCode.ANALYTICS_BUSY,

@@ -202,8 +202,10 @@ export class ClickRollupReadsRepository {
       ? [series.days.from, series.days.to]
       : [startOfDay(series.days.from), startOfNextDay(series.days.to)];
     const linkFilter = series.linkId === null ? '' : 'AND link_id = $6';
+    // The bucket as epoch milliseconds (a float8, which the driver hands over as a number):
+    // parsing a timestamp into a Date per row costs the serving process more than the rest.
     const rows = (await source.query(
-      `SELECT bucket, key, clicks
+      `SELECT (extract(epoch FROM bucket) * 1000)::float8 AS bucket_ms, key, clicks
          FROM (SELECT ${bucket} AS bucket,
                       ${key} AS key,
                       sum(clicks)::int AS clicks,
@@ -219,9 +221,9 @@ export class ClickRollupReadsRepository {
         series.maxKeys,
         ...(series.linkId === null ? [] : [series.linkId]),
       ],
-    )) as { bucket: Date | string; key: string | null; clicks: number }[];
+    )) as { bucket_ms: number; key: string | null; clicks: number }[];
     return rows.map((row) => ({
-      startMs: new Date(row.bucket).getTime(),
+      startMs: Number(row.bucket_ms),
       key: row.key === null ? null : row.key.trim(),
       clicks: row.clicks,
     }));

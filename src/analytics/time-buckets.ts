@@ -83,12 +83,14 @@ export function zeroFilledSeries(
     buckets.set(startMs, (buckets.get(startMs) ?? 0) + clicks);
     byKey.set(seriesKey, buckets);
   }
+  // Every series has the same buckets: their labels are formatted once, not once a series.
+  const labels = starts.map((startMs) => new Date(startMs).toISOString());
   return [...byKey.entries()]
     .sort(([a], [b]) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))
     .map(([key, buckets]) => ({
       key,
-      buckets: starts.map((startMs) => ({
-        start: new Date(startMs).toISOString(),
+      buckets: starts.map((startMs, i) => ({
+        start: labels[i],
         clicks: buckets.get(startMs) ?? 0,
       })),
     }));

@@ -64,6 +64,8 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
       ANALYTICS_POOL_SIZE: String(ANALYTICS_POOL_SIZE),
       ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
       ANALYTICS_STATEMENT_TIMEOUT_MS: '20000',
+      // The slots, not the points budget (which would turn most of the 30 calls away at once).
+      ANALYTICS_POINTS_PER_SECOND: '100000000',
     });
     api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
     observer = new Client({ connectionString: process.env.DATABASE_URL });
