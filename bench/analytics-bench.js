@@ -22,8 +22,9 @@
  * Env: BENCH_DATABASE_URL (dropped and made again, unless it holds the same seeded links),
  * BENCH_REDIS_URL (flushed), BENCH_RATE (redirects a second, default 400), BENCH_DURATION_S
  * (per phase, default 10), BENCH_ROUNDS (default 3), BENCH_ANALYTICS_QUERY (the heavy call's
- * query string), BENCH_SERVER_ROOT (another checkout's built server, to measure it with this
- * same script: the code before a change, say). Writes bench/results/analytics-latest.json.
+ * query string), BENCH_SERVER_NODE_FLAGS (the server's Node.js flags: `--trace-gc`, say),
+ * BENCH_SERVER_ROOT (another checkout's built server, to measure it with this same script:
+ * the code before a change, say). Writes bench/results/analytics-latest.json.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -52,6 +53,8 @@ const DB_URL =
   'postgresql://postgres@127.0.0.1:5432/linkpilot_bench_analytics';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/11';
 const PORT = Number(process.env.BENCH_PORT ?? 3910);
+/** Node.js flags for the server only (`--trace-gc`, `--cpu-prof`: NODE_OPTIONS refuses some). */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** The server's Prometheus endpoint: its own view of the redirect's latency and event loop. */
 const METRICS_PORT = PORT + 1;
 const RATE = Number(process.env.BENCH_RATE ?? 400);
@@ -151,7 +154,10 @@ async function seedDashboard() {
 }
 
 function startServer() {
-  const [command, args] = pinnedToCore0(process.execPath, [path.join(SERVER_ROOT, 'dist/main.js')]);
+  const [command, args] = pinnedToCore0(process.execPath, [
+    ...SERVER_NODE_FLAGS,
+    path.join(SERVER_ROOT, 'dist/main.js'),
+  ]);
   return spawn(command, args, {
     cwd: SERVER_ROOT,
     env: {
