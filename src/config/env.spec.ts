@@ -78,6 +78,10 @@ describe(loadConfig.name, () => {
     ['FX_STALE_AFTER_HOURS', 'six'],
     ['HTTP_HEADERS_TIMEOUT_MS', '50'],
     ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+    ['CLICK_RETENTION_MONTHS', '0'],
+    ['CLICK_RETENTION_MONTHS', '1.5'],
+    ['ROLLUP_RETENTION_MONTHS', 'three years'],
+    ['ROLLUP_RETENTION_MONTHS', '12'],
   ])('should throw a ConfigError naming %s when it is %j', (name, value) => {
     const error = configErrorOf({ [name]: value });
 
@@ -103,6 +107,21 @@ describe(loadConfig.name, () => {
     for (const name of Object.keys(env)) {
       expect(error.message).toContain(name);
     }
+  });
+
+  it('should keep 13 months of raw clicks and 37 of rollups by default', () => {
+    expect(loadConfig({}).retention).toEqual({ clickMonths: 13, rollupMonths: 37 });
+    expect(
+      loadConfig({ CLICK_RETENTION_MONTHS: '1', ROLLUP_RETENTION_MONTHS: '1' }).retention,
+    ).toEqual({ clickMonths: 1, rollupMonths: 1 });
+  });
+
+  it('should refuse rollups kept for less time than the raw clicks they outlive', () => {
+    const error = configErrorOf({ CLICK_RETENTION_MONTHS: '24', ROLLUP_RETENTION_MONTHS: '18' });
+
+    expect(error.problems).toEqual([
+      'ROLLUP_RETENTION_MONTHS (18) must be at least CLICK_RETENTION_MONTHS (24): the rollups are all that is left of a month once its raw clicks are dropped',
+    ]);
   });
 
   it.each<[string, RedisClusterConfig]>([

@@ -144,6 +144,20 @@ export interface ClicksConfig {
   claimIdleMs: number;
 }
 
+/**
+ * How long analytics data is kept (analytics/click-retention.service.ts): raw click partitions
+ * for `clickMonths`, then only their rollups, which go after `rollupMonths` (never fewer).
+ */
+export interface RetentionConfig {
+  /** Whole months of raw clicks kept before the current one (CLICK_RETENTION_MONTHS). */
+  clickMonths: number;
+  /** Whole months of rollups kept before the current one (ROLLUP_RETENTION_MONTHS). */
+  rollupMonths: number;
+}
+
+/** Upper bound of both retention settings: a century, far beyond any plan of keeping data. */
+export const MAX_RETENTION_MONTHS = 1200;
+
 /** The file the edge keeps the clicks it counts in while Redis is unreachable. */
 export interface ClickSpoolConfig {
   /** DATA_DIR/click-spool. */
@@ -176,6 +190,7 @@ export interface AppConfig {
   probes: ProbesConfig;
   clicks: ClicksConfig;
   clickSpool: ClickSpoolConfig;
+  retention: RetentionConfig;
   webhooks: WebhooksConfig;
 }
 
@@ -221,6 +236,8 @@ export const ENV_VARIABLES = [
   'CLICK_POLL_INTERVAL_MS',
   'CLICK_CLAIM_IDLE_MS',
   'CLICK_SPOOL_MAX_BYTES',
+  'CLICK_RETENTION_MONTHS',
+  'ROLLUP_RETENTION_MONTHS',
   'WEBHOOK_WORKER_ENABLED',
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   'WEBHOOK_SECRET_KEY',
@@ -420,6 +437,22 @@ function parseClusterSeed(raw: string): ClusterSeed | null {
   }
 }
 
+/**
+ * The rollups are all that is left of a month once its raw clicks are dropped, so they are
+ * kept at least as long: a shorter rollup retention is refused rather than quietly raised.
+ */
+function parseRetention(reader: EnvReader): RetentionConfig {
+  const clickMonths = reader.int('CLICK_RETENTION_MONTHS', 13, 1, MAX_RETENTION_MONTHS);
+  const rollupMonths = reader.int('ROLLUP_RETENTION_MONTHS', 37, 1, MAX_RETENTION_MONTHS);
+  if (rollupMonths < clickMonths) {
+    reader.problems.push(
+      `ROLLUP_RETENTION_MONTHS (${rollupMonths}) must be at least CLICK_RETENTION_MONTHS ` +
+        `(${clickMonths}): the rollups are all that is left of a month once its raw clicks are dropped`,
+    );
+  }
+  return { clickMonths, rollupMonths };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
@@ -495,6 +528,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // saturated redirect rate (about 10,000/s), an hour and a half at 50 clicks/s.
       maxBytes: reader.int('CLICK_SPOOL_MAX_BYTES', 64 * 1024 * 1024, 1024, 2 ** 40),
     },
+    retention: parseRetention(reader),
     probes: {
       enabled: reader.bool('PROBES_ENABLED', true),
       allowPrivateTargets: reader.bool('PROBE_ALLOW_PRIVATE_TARGETS', false),
