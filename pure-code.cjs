@@ -17,6 +17,7 @@ const PURE_CODE = [
   'src/account/edge-keys.ts',
   'src/account/billing-period.ts',
   'src/analytics/click-streams.ts',
+  'src/analytics/click-retention-months.ts',
   'src/kv/kv-script.ts',
   'src/auth/api-key-format.ts',
   'src/common/net/',

@@ -22,6 +22,7 @@ import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ClickPipelineModule } from './analytics/click-pipeline.module';
+import { ClickRetentionModule } from './analytics/click-retention.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ApiThrottlerGuard } from './rate-limit/api-throttler.guard';
 import { AppMetrics } from './metrics/app-metrics';
@@ -56,6 +57,7 @@ export class AppModule {
         LinksModule,
         RedirectModule,
         ClickPipelineModule,
+        ClickRetentionModule,
         AnalyticsModule,
         ScheduleModule.forRoot(),
         FxModule,

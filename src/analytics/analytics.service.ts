@@ -18,7 +18,7 @@ import { TimeseriesResponse } from './timeseries.response';
 import type { RecordScope } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '../config/config.module';
-import { DatabaseConfig } from '../config/env';
+import { DatabaseConfig, RetentionConfig } from '../config/env';
 import { PointsBudget } from './points-budget';
 import { Clock } from '../common/clock';
 import { AppError } from '../common/errors/app-error';
@@ -31,12 +31,14 @@ import {
   MAX_SUMMARY_SPAN_DAYS,
   spanDaysOf,
   summaryPeriodOf,
+  utcDateOf,
 } from './analytics-dates';
 import {
   AnalyticsSummaryResponse,
   UNKNOWN_MERCHANT_DISPLAY_NAME,
 } from './analytics-summary.response';
 import { decodeClickCursor, encodeClickCursor } from './click-cursor';
+import { monthStartBefore } from './click-retention-months';
 import { toClickRecordResponse } from './click.mapper';
 import { ClickListResponse } from './click.response';
 import { ClicksRepository } from './clicks.repository';
@@ -67,6 +69,7 @@ export class AnalyticsService {
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
     @InjectConfig('database') database: DatabaseConfig,
+    @InjectConfig('retention') private readonly retention: RetentionConfig,
   ) {
     this.pointsPerSecond = database.analytics.pointsPerSecond;
     // A tenth of a second's points: calls are spaced by the rate, never built by the dozen.
@@ -105,16 +108,24 @@ export class AnalyticsService {
           'and to (or another filter)',
       );
     }
+    // The raw retention: older clicks are dropped (or about to be), while the rollups that
+    // give the total keep counting them, so both are taken from the same first day (a `to`
+    // before it then finds nothing in either).
+    const coveredFrom = this.firstListedDay(from);
     const { clicks, total } = await this.reads.read(async (source) => {
       const rollup = filter.linkId === undefined ? 'route_days' : 'links';
-      const total = await this.rollups.countClicks(source, scope, rollup, { ...filter, from, to });
+      const total = await this.rollups.countClicks(source, scope, rollup, {
+        ...filter,
+        from: coveredFrom,
+        to,
+      });
       if (after === null && offset >= total) return { clicks: [], total };
       const position =
         after === null
           ? { offset }
           : { after: { clickedAt: new Date(after.clickedAtMs), recordId: after.recordId } };
       // One click more than the page tells whether there is a next one.
-      const range = instantRangeOf(from, to);
+      const range = instantRangeOf(coveredFrom, to);
       const clicks = await this.clicks.listPageInScope(
         scope,
         { ...filter, ...range },
@@ -137,6 +148,15 @@ export class AnalyticsService {
       items: items.map(toClickRecordResponse),
       pagination: { ...paginationMeta(Math.floor(offset / limit) + 1, limit, total), nextCursor },
     };
+  }
+
+  /**
+   * The first day the clicks list covers: `from`, but never before the raw retention (the 1st
+   * of the month CLICK_RETENTION_MONTHS before the current one), whose clicks are dropped.
+   */
+  private firstListedDay(from: string | undefined): string {
+    const retained = utcDateOf(monthStartBefore(this.clock.nowMs(), this.retention.clickMonths));
+    return from === undefined || from < retained ? retained : from;
   }
 
   async summarise(

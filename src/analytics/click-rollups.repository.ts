@@ -55,6 +55,15 @@ const CREATOR_ROLLUPS = [
 
 type Rollup = typeof LINKS | (typeof CREATOR_ROLLUPS)[number];
 
+/** Every rollup, in lock order. */
+const ROLLUPS = [LINKS, ...CREATOR_ROLLUPS] as const;
+
+export type RollupName = Rollup['name'];
+export const ROLLUP_NAMES: readonly RollupName[] = ROLLUPS.map((rollup) => rollup.name);
+
+const rollupNamed = (name: RollupName): Rollup =>
+  ROLLUPS.find((rollup) => rollup.name === name) as Rollup;
+
 const ENVIRONMENTS_SQL = KEY_ENVIRONMENTS.map((environment) => `'${environment}'`).join(', ');
 
 /** An instant as a value of the bucket column: for a date column, the UTC day it falls in. */
@@ -217,6 +226,66 @@ const FIRST_CLICK_SQL = `
       `(SELECT min(clicked_at) FROM clicks WHERE creator_id = $1 AND environment = '${environment}')`,
   ).join(', ')}) AS first_click_at`;
 
+/**
+ * A creator's totals per environment and UTC day within `[$2, $3)` (whole days): of its clicks
+ * (`raw`), and of each rollup, which must add up to them (clicks, and the sums it keeps).
+ */
+const RAW_DAY_TOTALS_SQL = `
+  SELECT environment, (clicked_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS clicks,
+         sum(confidence) AS confidence_sum, sum(normalized_epc_usd) AS epc_sum
+    FROM clicks
+   WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
+     AND clicked_at >= $2 AND clicked_at < $3
+   GROUP BY 1, 2`;
+
+function rollupDayTotalsSql(rollup: Rollup): string {
+  const day = rollup.bucket === 'day' ? 'day' : `(hour AT TIME ZONE 'UTC')::date`;
+  const sums = rollup.sums.map((column) => `, sum(${column}) AS ${column}`).join('');
+  return `
+    SELECT environment, ${day} AS day, sum(clicks)::int AS clicks${sums}
+      FROM ${inBatchSql(rollup)}
+     GROUP BY 1, 2`;
+}
+
+/**
+ * How many environment-days of `[$2, $3)` some rollup of the creator does not add up to its
+ * clicks for (rows of the symmetric difference, over the four rollups): 0 when they all do.
+ * One snapshot, so a click written meanwhile is in both or in neither.
+ */
+const DIFFERING_DAY_TOTALS_SQL = `
+  WITH raw AS MATERIALIZED (${RAW_DAY_TOTALS_SQL}),
+  ${ROLLUPS.map((rollup) => `totals_${rollup.name} AS MATERIALIZED (${rollupDayTotalsSql(rollup)})`).join(',\n  ')}
+  SELECT count(*)::int AS differing FROM (
+    ${ROLLUPS.map((rollup) => {
+      const columns = ['environment', 'day', 'clicks', ...rollup.sums].join(', ');
+      const totals = `SELECT ${columns} FROM totals_${rollup.name}`;
+      return `(SELECT ${columns} FROM raw EXCEPT ALL ${totals})
+      UNION ALL (${totals} EXCEPT ALL SELECT ${columns} FROM raw)`;
+    }).join('\n    UNION ALL ')}
+  ) AS difference`;
+
+/** Up to `$2` creators with rows in the rollup, after `$1`: one index probe each. */
+const rollupCreatorsSql = ({ table }: Rollup): string => `
+  WITH RECURSIVE creators(id, n) AS (
+    SELECT (SELECT min(creator_id) FROM ${table} WHERE creator_id > $1), 1
+    UNION ALL
+    SELECT (SELECT min(creator_id) FROM ${table} WHERE creator_id > creators.id), n + 1
+      FROM creators WHERE creators.id IS NOT NULL AND n < $2)
+  SELECT id FROM creators WHERE id IS NOT NULL`;
+
+/** Rows of the creators `$1` before the instant `$2` (on their key's index). */
+const olderRowsSql = ({ table, bucket }: Rollup): string =>
+  `${table} WHERE creator_id = ANY($1) AND environment IN (${ENVIRONMENTS_SQL})
+     AND ${bucket} < ${asBucket(bucket, '$2')}`;
+
+/** One batch of at most `$3` of those rows deleted (no trigger: the rollups are not clicks). */
+const deleteOlderRowsSql = (rollup: Rollup): string => `
+  WITH deleted AS (
+    DELETE FROM ${rollup.table}
+     WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${olderRowsSql(rollup)} LIMIT $3))
+    RETURNING 1)
+  SELECT count(*)::int AS count FROM deleted`;
+
 /** One rebuilt batch: rollup rows as the clicks make them, and how many had differed. */
 export interface RollupBatchResult {
   rows: number;
@@ -265,6 +334,51 @@ export class ClickRollupsRepository {
    */
   rebuildCreatorRollups(creatorId: string, from: Date, to: Date): Promise<RollupBatchResult> {
     return this.rebuild(CREATOR_ROLLUPS, REBUILD_CREATOR_ROLLUPS_SQL, creatorId, from, to);
+  }
+
+  /**
+   * Environment-days of `[from, to)` (whole UTC days) for which some rollup of the creator
+   * does not add up to its clicks: 0 when every rollup's totals are those of the clicks.
+   */
+  async countDifferingDayTotals(creatorId: string, from: Date, to: Date): Promise<number> {
+    const [row]: { differing: number }[] = await this.dataSource.query(DIFFERING_DAY_TOTALS_SQL, [
+      creatorId,
+      from,
+      to,
+    ]);
+    return row.differing;
+  }
+
+  /** Up to `limit` creators with rows in the rollup, in id order after `after` ('' first). */
+  async findCreatorsWithRows(rollup: RollupName, after: string, limit: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      rollupCreatorsSql(rollupNamed(rollup)),
+      [after, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Rows of the creators older than `before` (a month start): how many a deletion would take. */
+  async countRowsBefore(rollup: RollupName, creatorIds: string[], before: Date): Promise<number> {
+    const [row]: { count: number }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS count FROM ${olderRowsSql(rollupNamed(rollup))}`,
+      [creatorIds, before],
+    );
+    return row.count;
+  }
+
+  /** Deletes at most `limit` rows of the creators older than `before`; answers how many. */
+  async deleteRowsBefore(
+    rollup: RollupName,
+    creatorIds: string[],
+    before: Date,
+    limit: number,
+  ): Promise<number> {
+    const [row]: { count: number }[] = await this.dataSource.query(
+      deleteOlderRowsSql(rollupNamed(rollup)),
+      [creatorIds, before, limit],
+    );
+    return row.count;
   }
 
   private async findStarts(

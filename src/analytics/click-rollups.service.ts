@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { startOfDay, startOfNextDay, utcDateOf } from './analytics-dates';
-import { ClickRollupsRepository, RollupBatchResult } from './click-rollups.repository';
+import {
+  ClickRollupsRepository,
+  ROLLUP_NAMES,
+  RollupBatchResult,
+} from './click-rollups.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+
+/** Creators per statement when deleting old rollups (one index probe each). */
+const CREATORS_PER_DELETION = 500;
+/** Rollup rows per deleting statement: a short transaction, whatever the backlog. */
+const ROWS_PER_DELETION = 5_000;
 
 /** What to rebuild: one creator or all, whole UTC days, both ends inclusive and optional. */
 export interface RollupRebuildRequest {
@@ -115,15 +124,83 @@ export class ClickRollupsService {
     return done;
   }
 
+  /**
+   * The days of `[from, to)` (whole UTC days; from null: the oldest click) that the rebuild
+   * would visit and on which some rollup of the creator does not add up to its clicks (the
+   * day's clicks and sums per environment), as `YYYY-MM-DD`. A check one statement a day,
+   * without the rebuild's locks: what the raw-click retention asks before dropping a month.
+   */
+  async findDifferingDays(creatorId: string, from: Date | null, to: Date): Promise<string[]> {
+    const differing: string[] = [];
+    for (const day of await this.daysFromFirstClick(creatorId, from, to)) {
+      const dayEnd = new Date(day.getTime() + DAY_MS);
+      if ((await this.rollups.countDifferingDayTotals(creatorId, day, dayEnd)) > 0) {
+        differing.push(utcDateOf(day));
+      }
+    }
+    return differing;
+  }
+
+  /**
+   * Deletes the rollup rows older than `before` (a month start), every creator's, a bounded
+   * batch per statement; with `dryRun`, only counts them. The rollups have no triggers, so
+   * nothing else changes. Answers the rows.
+   */
+  async deleteBefore(before: Date, { dryRun }: { dryRun: boolean }): Promise<number> {
+    let rows = 0;
+    for (const rollup of ROLLUP_NAMES) {
+      let after = '';
+      for (;;) {
+        const creatorIds = await this.rollups.findCreatorsWithRows(
+          rollup,
+          after,
+          CREATORS_PER_DELETION,
+        );
+        if (creatorIds.length === 0) break;
+        after = creatorIds[creatorIds.length - 1];
+        if (dryRun) {
+          rows += await this.rollups.countRowsBefore(rollup, creatorIds, before);
+          continue;
+        }
+        let deleted: number;
+        do {
+          deleted = await this.rollups.deleteRowsBefore(
+            rollup,
+            creatorIds,
+            before,
+            ROWS_PER_DELETION,
+          );
+          rows += deleted;
+        } while (deleted === ROWS_PER_DELETION);
+      }
+    }
+    return rows;
+  }
+
   /** The creator's days in the request that hold clicks or rollups, from its oldest click on. */
-  private async daysToRebuild(creatorId: string, request: RollupRebuildRequest): Promise<Date[]> {
+  private daysToRebuild(creatorId: string, request: RollupRebuildRequest): Promise<Date[]> {
+    return this.daysFromFirstClick(
+      creatorId,
+      request.from === undefined ? null : startOfDay(request.from),
+      request.to === undefined ? null : startOfNextDay(request.to),
+    );
+  }
+
+  /**
+   * Days of `[from, to)` (null: open) with clicks or rollups of the creator, never before the
+   * day of its oldest stored click: once raw clicks are dropped after their retention, the
+   * rollups of their days are all that is left of them.
+   */
+  private async daysFromFirstClick(
+    creatorId: string,
+    from: Date | null,
+    to: Date | null,
+  ): Promise<Date[]> {
     const firstClickAt = await this.rollups.findFirstClickAt(creatorId);
     if (firstClickAt === null) return [];
     const firstDay = startOfDay(utcDateOf(firstClickAt));
-    const requestedFrom = request.from === undefined ? firstDay : startOfDay(request.from);
-    const from = requestedFrom > firstDay ? requestedFrom : firstDay;
-    const to = request.to === undefined ? null : startOfNextDay(request.to);
-    if (to !== null && from >= to) return [];
-    return this.rollups.findDaysWithRows(creatorId, from, to);
+    const start = from !== null && from > firstDay ? from : firstDay;
+    if (to !== null && start >= to) return [];
+    return this.rollups.findDaysWithRows(creatorId, start, to);
   }
 }

@@ -1,5 +1,10 @@
 import { Injectable, Optional } from '@nestjs/common';
 import {
+  ClickRetentionReport,
+  ClickRetentionRequest,
+  ClickRetentionService,
+} from '../analytics/click-retention.service';
+import {
   ClickRollupsService,
   RollupRebuildProgress,
   RollupRebuildRequest,
@@ -41,6 +46,21 @@ export interface CreateCreatorCommand {
   withNetworkAccounts: boolean;
 }
 
+/**
+ * `analytics retention` did not finish its work: another process was running it
+ * (RETENTION_RUNNING), or a partition due for dropping was kept (RETENTION_INCOMPLETE).
+ */
+export class ClickRetentionIncompleteError extends Error {
+  constructor(
+    readonly code: 'RETENTION_RUNNING' | 'RETENTION_INCOMPLETE',
+    message: string,
+    readonly details?: Record<string, string[]>,
+  ) {
+    super(message);
+    this.name = 'ClickRetentionIncompleteError';
+  }
+}
+
 const toCreatorView = (creator: CreatorWithPlan): CreatorView => ({
   creatorId: creator.id,
   email: creator.email,
@@ -58,6 +78,7 @@ export class AdminService {
     private readonly networkAccounts: NetworkAccountsService,
     private readonly fx: FxService,
     private readonly clickRollups: ClickRollupsService,
+    private readonly clickRetention: ClickRetentionService,
     /** Present only when the CLI booted with the sandbox (CliModuleOptions). */
     @Optional() private readonly sandbox?: SandboxService,
     /** Present only when the CLI booted with links (merchants set-epc). */
@@ -94,6 +115,33 @@ export class AdminService {
   ): Promise<{ rebuild: RollupRebuildSummary }> {
     if (request.creatorId !== undefined) await this.creators.findWithPlanOrThrow(request.creatorId);
     return { rebuild: await this.clickRollups.rebuild(request, onProgress) };
+  }
+
+  /**
+   * Drops the click partitions older than CLICK_RETENTION_MONTHS once their rollups are
+   * checked, and deletes the rollups older than ROLLUP_RETENTION_MONTHS (docs/analytics.md).
+   */
+  async applyClickRetention(
+    request: ClickRetentionRequest,
+    onProgress: (line: string) => void,
+  ): Promise<{ retention: ClickRetentionReport }> {
+    const report = await this.clickRetention.run(request, onProgress);
+    if (!report.ran) {
+      throw new ClickRetentionIncompleteError(
+        'RETENTION_RUNNING',
+        "Another process is running the click retention (a server's daily job, or this command): try again once it is done.",
+      );
+    }
+    const { droppedPartitions, refusedPartitions, deferredPartitions } = report;
+    if (refusedPartitions.length + deferredPartitions.length > 0) {
+      throw new ClickRetentionIncompleteError(
+        'RETENTION_INCOMPLETE',
+        `Kept ${refusedPartitions.length + deferredPartitions.length} click partitions due for dropping: ` +
+          'refused ones have rollups that still differ from their clicks after a rebuild, deferred ones found clicks locked (stderr says which).',
+        { droppedPartitions, refusedPartitions, deferredPartitions },
+      );
+    }
+    return { retention: report };
   }
 
   /** Removes a creator's test links and test clicks; live records are never touched. */

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CreatorsModule } from '../account/creators.module';
+import { ClickRetentionModule } from '../analytics/click-retention.module';
 import { ClickRollupsModule } from '../analytics/click-rollups.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
@@ -45,6 +46,7 @@ export class CliModule {
         NetworksModule,
         FxModule,
         ClickRollupsModule,
+        ClickRetentionModule,
         ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
         ...(options.links === true ? [KvModule, LinksModule] : []),
         ...(options.webhookSecrets === true ? [WebhookSecretsModule] : []),

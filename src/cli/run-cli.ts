@@ -6,7 +6,7 @@ import { KnowledgeBaseError } from '../../seeds/merchants.seed';
 import { AppError } from '../common/errors/app-error';
 import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { openDatabase } from '../database/open-database';
-import { AdminService } from './admin.service';
+import { AdminService, ClickRetentionIncompleteError } from './admin.service';
 import { CliModule, CliModuleOptions } from './cli.module';
 import { registerAnalyticsCommands } from './commands/analytics.command';
 import { registerClicksCommands } from './commands/clicks.command';
@@ -70,6 +70,9 @@ export async function runCli(
       return fail(io, isJson, 'KNOWLEDGE_BASE_INVALID', error.message, 1);
     }
     if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
+    if (error instanceof ClickRetentionIncompleteError) {
+      return fail(io, isJson, error.code, error.message, 1, error.details);
+    }
     if (error instanceof EncryptionKeyRotationIncompleteError) {
       return fail(io, isJson, 'ROTATION_INCOMPLETE', error.message, 1, error.details);
     }

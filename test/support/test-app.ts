@@ -23,6 +23,12 @@ const OFFLINE_DEFAULTS: Record<string, string> = {
   // Webhook deliveries run only when a test drives them (WebhookDeliveryWorker.deliverOnce).
   WEBHOOK_WORKER_ENABLED: 'false',
   WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+  // Suites write clicks on fixed calendar days and read them back with the real clock: the
+  // clicks list covers CLICK_RETENTION_MONTHS back from today, and the daily retention job may
+  // fire during a run and drop old partitions of the shared database. A century keeps both
+  // away; click-retention.e2e-spec.ts tests the real defaults on a clock of its own.
+  CLICK_RETENTION_MONTHS: '1200',
+  ROLLUP_RETENTION_MONTHS: '1200',
 };
 
 export interface TestApp {

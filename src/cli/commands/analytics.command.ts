@@ -41,6 +41,20 @@ export function registerAnalyticsCommands(
         ),
       );
     });
+  analytics
+    .command('retention')
+    .description(
+      'Drop the click partitions older than CLICK_RETENTION_MONTHS once their rollups are checked (and rebuilt where they differ), and delete the rollups older than ROLLUP_RETENTION_MONTHS; what a server does daily at 00:45 UTC',
+    )
+    .option(
+      '--dry-run',
+      'print what is due (partitions, rollup rows, old clicks of the DEFAULT partition) and change nothing; rollups are not checked',
+    )
+    .action(async (options: { dryRun?: boolean }) => {
+      await withAdmin((admin) =>
+        admin.applyClickRetention({ dryRun: options.dryRun === true }, progress),
+      );
+    });
 }
 
 function describeProgress(step: RollupRebuildProgress): string {

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ClickPartitionsRepository } from './click-partitions.repository';
+import { ClickRetentionJob } from './click-retention.job';
+import { ClickRetentionService } from './click-retention.service';
+import { ClickRollupsModule } from './click-rollups.module';
+
+/**
+ * The analytics retention: old click partitions dropped after their rollups are checked, old
+ * rollups deleted. The daily job fires only where ScheduleModule is loaded (the server); the
+ * CLI runs the service itself (`linkpilot analytics retention`).
+ */
+@Module({
+  imports: [ClickRollupsModule],
+  providers: [ClickPartitionsRepository, ClickRetentionService, ClickRetentionJob],
+  exports: [ClickRetentionService],
+})
+export class ClickRetentionModule {}

@@ -1,0 +1,35 @@
+import { DataSource } from 'typeorm';
+
+/**
+ * Runs `work` while this session holds the PostgreSQL session-level advisory lock named
+ * `name`, so that of several servers (or a server and the CLI) only one runs it at a time;
+ * answers `{ ran: false }` at once when another session holds the lock.
+ *
+ * A session lock belongs to the connection that took it, so it is taken and released on one
+ * connection held aside for the purpose, while `work` uses the pool as usual. With a pool of
+ * one connection (always so on PGlite) none can be held aside without starving `work`, and
+ * none need be: every statement goes through that one connection, the lock's included. PGlite
+ * runs one session for all its clients, in which the lock excludes nobody: its single process
+ * is the only server there.
+ */
+export async function withAdvisoryLock<T>(
+  dataSource: DataSource,
+  poolSize: number,
+  name: string,
+  work: () => Promise<T>,
+): Promise<{ ran: true; result: T } | { ran: false }> {
+  const holder = poolSize > 1 ? dataSource.createQueryRunner() : null;
+  const query = (sql: string): Promise<{ done: boolean }[]> =>
+    holder === null ? dataSource.query(sql, [name]) : holder.query(sql, [name]);
+  try {
+    const [taken] = await query(`SELECT pg_try_advisory_lock(hashtext($1)) AS done`);
+    if (!taken.done) return { ran: false };
+    try {
+      return { ran: true, result: await work() };
+    } finally {
+      await query(`SELECT pg_advisory_unlock(hashtext($1)) AS done`);
+    }
+  } finally {
+    await holder?.release();
+  }
+}
