@@ -258,9 +258,11 @@ const DIFFERING_DAY_TOTALS_SQL = `
   SELECT count(*)::int AS differing FROM (
     ${ROLLUPS.map((rollup) => {
       const columns = ['environment', 'day', 'clicks', ...rollup.sums].join(', ');
-      const totals = `SELECT ${columns} FROM totals_${rollup.name}`;
-      return `(SELECT ${columns} FROM raw EXCEPT ALL ${totals})
-      UNION ALL (${totals} EXCEPT ALL SELECT ${columns} FROM raw)`;
+      const ofRaw = `SELECT ${columns} FROM raw`;
+      const ofRollup = `SELECT ${columns} FROM totals_${rollup.name}`;
+      return `SELECT environment, day FROM (
+        (${ofRaw} EXCEPT ALL ${ofRollup}) UNION ALL (${ofRollup} EXCEPT ALL ${ofRaw})
+      ) AS differing_${rollup.name}`;
     }).join('\n    UNION ALL ')}
   ) AS difference`;
 
