@@ -212,7 +212,7 @@ export interface paths {
         };
         /**
          * The caller's click records, newest first
-         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date, or walk on by `cursor` (each answer's `pagination.nextCursor`, null on the last page) at the same cost at any depth. `pagination.total` is exact either way.
+         * @description `from` and `to` are inclusive UTC days (YYYY-MM-DD); `from` after `to` is a 400. Records cover the raw retention: the current UTC month and the `CLICK_RETENTION_MONTHS` (default 13) whole months before it; older clicks are dropped, so the list and its `total` start on the 1st of the oldest of those months, whatever `from` says, and the summary and time series count them from the rollups. Pages reach at most the 10,000th record (page × limit; a 400 beyond): narrow by date, or walk on by `cursor` (each answer's `pagination.nextCursor`, null on the last page) at the same cost at any depth. `pagination.total` is exact either way.
          */
         get: operations["AnalyticsController_listClicks"];
         put?: never;
