@@ -50,6 +50,12 @@ const dueAmongOthers = expect.arrayContaining(DUE) as string[];
 /** PGlite runs one session: no second one can hold the lock against this one. */
 const isEmbedded = process.env.ANALYTICS_POOL_SIZE === '0';
 
+function frozenClock(): TestClock {
+  const clock = new TestClock();
+  clock.freezeAt(NOW_MS);
+  return clock;
+}
+
 async function cli(
   env: Record<string, string>,
   ...args: string[]
@@ -157,6 +163,15 @@ describe('click retention (e2e)', () => {
     expect(listedMay.items.map((item: { recordId: string }) => item.recordId).sort()).toEqual(
       ownerMay.map((record) => record.recordId).sort(),
     );
+
+    // April 2003 is out of the list already, its clicks still stored: records and total agree.
+    const listedApril = (await listed('2003-04-01', '2003-04-30')).body.data;
+    expect([listedApril.items, listedApril.pagination.total]).toEqual([[], 0]);
+    const listedAll = await t.http
+      .get('/v1/analytics/clicks?limit=100')
+      .set('Authorization', owner.authorization)
+      .expect(200);
+    expect(listedAll.body.data.pagination.total).toBe(ownerSince('2003-05-01').length);
 
     const before = await readsOf(owner, READS_OF_DROPPED_MONTHS);
     const purgedBefore = await readsOf(owner, READS_OF_PURGED_MONTH);
@@ -274,24 +289,6 @@ describe('click retention (e2e)', () => {
     }
   });
 
-  (isEmbedded ? it.skip : it)('should leave the run to the process holding the lock', async () => {
-    const holder = dataSource.createQueryRunner();
-    try {
-      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [LOCK_NAME]);
-
-      expect(await t.app.get(ClickRetentionService).run({ dryRun: true })).toEqual({
-        ran: false,
-      });
-      const { code, json } = await cli(RETENTION, 'analytics', 'retention', '--dry-run');
-      expect([code, json.error?.code]).toEqual([1, 'RETENTION_RUNNING']);
-
-      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [LOCK_NAME]);
-      expect(await retention(true)).toMatchObject({ ran: true });
-    } finally {
-      await holder.release();
-    }
-  });
-
   it('should print what it drops from the CLI, and drop nothing with --dry-run', async () => {
     // The CLI runs on the real clock: months back to June 2002 make its cutoff, so these
     // partitions (January to April 2002) are due and nothing of 2003 or later is, this month
@@ -338,5 +335,34 @@ describe('click retention (e2e)', () => {
         /ROLLUP_RETENTION_MONTHS \(12\) must be at least CLICK_RETENTION_MONTHS \(13\)/,
       ),
     });
+  });
+});
+
+(isEmbedded ? describe.skip : describe)('click retention beside another session (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(
+      { CLICK_CONSUMER_ENABLED: 'false', ...RETENTION },
+      { clock: frozenClock() },
+    );
+  });
+  afterAll(() => t.close());
+
+  it('should leave the run to the session holding the lock', async () => {
+    const holder = t.app.get(DataSource).createQueryRunner();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [LOCK_NAME]);
+
+      expect(await t.app.get(ClickRetentionService).run({ dryRun: true })).toEqual({ ran: false });
+      const { code, json } = await cli(RETENTION, 'analytics', 'retention', '--dry-run');
+      expect([code, json.error?.code]).toEqual([1, 'RETENTION_RUNNING']);
+
+      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [LOCK_NAME]);
+      expect(await t.app.get(ClickRetentionService).run({ dryRun: true })).toMatchObject({
+        ran: true,
+      });
+    } finally {
+      await holder.release();
+    }
   });
 });
