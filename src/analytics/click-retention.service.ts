@@ -137,6 +137,8 @@ export class ClickRetentionService {
     const due = droppablePartitions(listed, clicksBefore);
     for (const partition of due) {
       if (dryRun) report.droppedPartitions.push(partition.name);
+      // Clicks busy for one drop are busy for the next: each would hold their queries up again.
+      else if (report.deferredPartitions.length > 0) report.deferredPartitions.push(partition.name);
       else await this.retire(partition, report);
     }
     const oldDefaultClicks = await this.checkDefaultPartition(listed, clicksBefore);
@@ -200,7 +202,8 @@ export class ClickRetentionService {
     this.note(
       'warn',
       `Could not drop click partition ${partition.name}: other statements held clicks ` +
-        `${DROP_ATTEMPTS} times for ${DROP_LOCK_TIMEOUT_MS} ms; the next run tries again`,
+        `${DROP_ATTEMPTS} times for ${DROP_LOCK_TIMEOUT_MS} ms; the next run tries again, ` +
+        `for the partitions due after it too`,
     );
   }
 
