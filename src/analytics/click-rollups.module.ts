@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { ClickRollupsRepository } from './click-rollups.repository';
 import { ClickRollupsService } from './click-rollups.service';
 
-/** The hourly click rollups' upkeep: the rebuild (writers keep them through triggers). */
+/**
+ * The click rollups' upkeep (writers keep them through triggers): the rebuild, the check of
+ * their totals against the clicks, the deletion of old rows.
+ */
 @Module({
   providers: [ClickRollupsRepository, ClickRollupsService],
   exports: [ClickRollupsService],

@@ -28,7 +28,10 @@ import { TestClock } from '../support/test-clock';
  */
 const NOW_MS = Date.parse('2004-06-15T12:00:00.000Z');
 const RETENTION = { CLICK_RETENTION_MONTHS: '13', ROLLUP_RETENTION_MONTHS: '37' };
-/** Days with clicks, either side of both cutoffs (the writer puts some a minute to half an hour either side of a day). */
+/**
+ * Days with clicks, either side of both cutoffs (the writer puts some of a day's clicks up to
+ * half an hour into the day before or after it, across month edges too).
+ */
 const DAYS = ['2001-03-10', '2001-06-15', '2003-04-30', '2003-05-01', '2004-06-14'];
 /** Where the month partitions are made, as the daily job makes them: the month and 3 ahead. */
 const PARTITION_MONTHS = ['2001-03', '2001-06', '2003-04', '2004-06'];
