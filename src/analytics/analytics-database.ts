@@ -11,7 +11,7 @@ import { DatabaseConfig } from '../config/env';
 import { buildDataSourceOptions } from '../database/data-source-options';
 
 /** Seconds a caller refused by the analytics bounds should wait before asking again. */
-export const ANALYTICS_RETRY_AFTER_SECONDS = 2;
+const ANALYTICS_RETRY_AFTER_SECONDS = 2;
 
 /**
  * The analytics sessions' own settings. No parallel workers: a slot is then one backend, at

@@ -55,7 +55,7 @@ import { ListClicksQuery } from './dto/list-clicks.query';
  * before the page, so deeper sets are narrowed by date, as the spec says for sets over 10,000,
  * or walked by cursor (a keyset, the same cost at any depth).
  */
-export const MAX_CLICK_LIST_DEPTH = 10_000;
+const MAX_CLICK_LIST_DEPTH = 10_000;
 
 /** Click records and their summary, always of the calling creator and key environment only. */
 @Injectable()
@@ -342,7 +342,7 @@ function daysOf(period: DayPeriod): Required<DayRange> {
  * rollup; otherwise countries and devices from the audience hours, and the rest from the
  * route days by day or the route hours by hour.
  */
-export function seriesRollupOf(
+function seriesRollupOf(
   interval: TimeseriesInterval,
   groupBy: TimeseriesGroup,
   linkId: string | null,

@@ -26,7 +26,7 @@ export interface RollupClickFilter extends DayRange {
   preset?: RoutingPresetId;
 }
 
-export interface ClickTotals {
+interface ClickTotals {
   totalClicks: number;
   routedClicks: number;
   passthroughClicks: number;
@@ -35,7 +35,7 @@ export interface ClickTotals {
   averageNormalizedEpcUsd: number;
 }
 
-export interface ClickGroup<Key> {
+interface ClickGroup<Key> {
   key: Key;
   clicks: number;
   averageEpcUsd: number;

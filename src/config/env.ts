@@ -51,7 +51,7 @@ export interface DatabaseConfig {
  * The analytics reads (analytics/analytics-database.ts) apart from the serving pool, so a
  * dashboard never holds the connections the edge and the API need.
  */
-export interface AnalyticsPoolConfig {
+interface AnalyticsPoolConfig {
   /**
    * Connections of their own pool, and so how many analytics statements run at once. 0: none
    * of their own, they take turns on the serving pool, one at a time (always so on PGlite).
@@ -246,7 +246,7 @@ export const ENV_VARIABLES = [
 ] as const;
 
 /** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
-export type EnvName = (typeof ENV_VARIABLES)[number];
+type EnvName = (typeof ENV_VARIABLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -10,9 +10,9 @@ import { KvStore } from '../kv/kv-store';
 import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
 import { HealthResponse, KvHealthCheckResponse } from './health.response';
 
-export const API_VERSION = 'v1';
+const API_VERSION = 'v1';
 
-export type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
+type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
 
 /**
  * GET /readyz: ready when migrations are applied (PostgreSQL answers). The store is reported

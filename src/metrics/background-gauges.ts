@@ -181,7 +181,7 @@ export function registerBackgroundGauges(
  * Every stream's state, or none: when the store is lost, fails, or has not answered within
  * `timeoutMs` (a command left behind then settles unheard: the race has handled it).
  */
-export async function readClickStreams(
+async function readClickStreams(
   source: BackgroundGaugeSources['clickStreams'],
   timeoutMs: number,
 ): Promise<[string, ClickStreamState][]> {
