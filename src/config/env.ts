@@ -156,7 +156,7 @@ export interface RetentionConfig {
 }
 
 /** Upper bound of both retention settings: a century, far beyond any plan of keeping data. */
-export const MAX_RETENTION_MONTHS = 1200;
+const MAX_RETENTION_MONTHS = 1200;
 
 /** The file the edge keeps the clicks it counts in while Redis is unreachable. */
 export interface ClickSpoolConfig {
