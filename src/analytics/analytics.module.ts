@@ -9,6 +9,7 @@ import { ClicksRepository } from './clicks.repository';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
+import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
@@ -18,6 +19,7 @@ import { UniqueVisitorsService } from './unique-visitors.service';
     ClicksRepository,
     ClickRollupReadsRepository,
     ExcludedHitsRepository,
+    VisitorSketchesRepository,
     UniqueVisitorsService,
     AnalyticsService,
   ],

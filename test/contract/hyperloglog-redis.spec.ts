@@ -70,7 +70,8 @@ const elementsOf = ({ size, offset, prefix }: { size: number; offset: number; pr
     await privateRedis?.remove();
   });
 
-  const pfcount = async (...keys: string[]): Promise<string> => String(await redis.pfcount(...keys));
+  const pfcount = async (...keys: string[]): Promise<string> =>
+    String(await redis.pfcount(...keys));
   const pfadd = async (key: string, elements: string[]): Promise<void> => {
     for (let at = 0; at < elements.length; at += 5_000) {
       await redis.pfadd(key, ...elements.slice(at, at + 5_000));
@@ -112,7 +113,7 @@ const elementsOf = ({ size, offset, prefix }: { size: number; offset: number; pr
         fc.record({
           filled: fc.oneof(fc.integer({ min: 0, max: HLL_REGISTERS }), fc.constant('every')),
           seed: fc.integer(),
-          values: fc.constantFrom([1, 2], [1, 32], [1, 33], [1, 51], [48, 51]),
+          values: fc.constantFrom<[number, number]>([1, 2], [1, 32], [1, 33], [1, 51], [48, 51]),
         }),
         async ({ filled, seed, values: [lowest, highest] }) => {
           run++;
