@@ -152,22 +152,16 @@ export class VisitorSketchMover {
       }
       await this.sketches.markMoved(session, day, sketches);
       report.days.push(day);
+      report.sketches += sketches;
     }
   }
 
-  /**
-   * Whether every click admitted before the end of `day` has left the click streams (and so
-   * is in the rollups). A trimmed stream starts at its oldest click not yet written; its id
-   * is the store's wall-clock time, so its age is measured on the wall clock and compared
-   * with the time since the day ended on the service's clock (tests move only the latter).
-   */
+  /** Whether the click streams hold no click admitted before the end of `day`. */
   private async clicksWrittenThrough(day: string): Promise<boolean> {
-    const sinceDayEndMs = this.clock.nowMs() - startOfNextDay(day).getTime();
-    const cutoffMs = Date.now() - sinceDayEndMs;
     const firstIds = await Promise.all(
       CLICK_STREAMS.map((stream) => this.store.firstStreamEntryId(stream)),
     );
-    return firstIds.every((id) => id === null || Number(id.split('-')[0]) > cutoffMs);
+    return streamsWrittenThrough(firstIds, day, this.clock.nowMs(), Date.now());
   }
 
   /** Link-days the spool replays noted, of days before yesterday. */
@@ -260,4 +254,21 @@ export class VisitorSketchMover {
     }
     return written;
   }
+}
+
+/**
+ * Whether every click admitted before the end of `day` has left the click streams (and so is
+ * in the rollups), from each stream's first entry id (null: empty): a trimmed stream starts
+ * at its oldest click not yet written. An id is the store's wall-clock time, so an entry's
+ * age is taken on the wall clock (`wallNowMs`) and compared with the time since the day
+ * ended on the service's clock (`nowMs`; the two differ only where tests move the latter).
+ */
+export function streamsWrittenThrough(
+  firstIds: readonly (string | null)[],
+  day: string,
+  nowMs: number,
+  wallNowMs: number,
+): boolean {
+  const cutoffMs = wallNowMs - (nowMs - startOfNextDay(day).getTime());
+  return firstIds.every((id) => id === null || Number(id.split('-')[0]) >= cutoffMs);
 }
