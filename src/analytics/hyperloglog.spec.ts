@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   addToRegisters,
   countOf,
+  countSerialized,
   emptyRegisters,
   HLL_DENSE_BYTES,
   HLL_REGISTERS,
@@ -74,6 +75,7 @@ describe('HyperLogLog (Redis-compatible)', () => {
       fc.property(registersArbitrary, (registers) => {
         const bytes = serialize(registers);
         expect(sameRegisters(parseSerialized(bytes), registers)).toBe(true);
+        expect(countSerialized(bytes)).toBe(countOf(registers));
         // Sparse only while it is the smaller form Redis would keep.
         expect(bytes.length <= 3000 || bytes.length === HLL_DENSE_BYTES).toBe(true);
         expect(bytes.subarray(0, 4).toString()).toBe('HYLL');
@@ -116,6 +118,7 @@ describe('HyperLogLog (Redis-compatible)', () => {
       serialize(emptyRegisters()).subarray(0, 17),
     ]) {
       expect(() => parseSerialized(bytes)).toThrow(InvalidHyperLogLogError);
+      expect(() => countSerialized(bytes)).toThrow(InvalidHyperLogLogError);
     }
   });
 });

@@ -143,16 +143,16 @@ export class InvalidHyperLogLogError extends Error {}
  * each the maximum of both (hllMerge). Refuses what Redis would refuse.
  */
 export function mergeSerialized(into: Uint8Array, bytes: Uint8Array): void {
-  if (
-    bytes.length < HEADER_BYTES ||
-    MAGIC.some((byte, at) => bytes[at] !== byte) ||
-    bytes[4] > SPARSE
-  ) {
-    throw new InvalidHyperLogLogError('Not a HyperLogLog value');
-  }
+  if (!isHyperLogLog(bytes)) throw new InvalidHyperLogLogError('Not a HyperLogLog value');
   if (bytes[4] === DENSE) mergeDense(into, bytes);
   else mergeSparse(into, bytes);
 }
+
+/** The header Redis checks (isHLLObjectOrReply): magic and a known encoding. */
+const isHyperLogLog = (bytes: Uint8Array): boolean =>
+  bytes.length >= HEADER_BYTES &&
+  MAGIC.every((byte, at) => bytes[at] === byte) &&
+  bytes[4] <= SPARSE;
 
 /** Four 6-bit registers in every three bytes, least significant bits first. */
 function mergeDense(into: Uint8Array, bytes: Uint8Array): void {
@@ -294,9 +294,42 @@ function tau(x: number): number {
  * saturation, far past any real set).
  */
 export function countOf(registers: Uint8Array): number {
+  const histogram = new Int32Array(64);
+  for (let register = 0; register < HLL_REGISTERS; register++) histogram[registers[register]]++;
+  return countOfHistogram(histogram);
+}
+
+/**
+ * countOf straight from a serialised HyperLogLog (no raw registers built): the histogram of
+ * a sparse value is a walk of its opcodes.
+ */
+export function countSerialized(bytes: Uint8Array): number {
+  if (bytes[4] === DENSE) return countOf(parseSerialized(bytes));
+  const histogram = new Int32Array(64);
+  let register = 0;
+  for (let at = HEADER_BYTES; at < bytes.length; at++) {
+    const opcode = bytes[at];
+    if ((opcode & 0xc0) === 0) {
+      histogram[0] += (opcode & 0x3f) + 1;
+      register += (opcode & 0x3f) + 1;
+    } else if ((opcode & 0xc0) === 0x40) {
+      const run = (((opcode & 0x3f) << 8) | (bytes[++at] ?? 0)) + 1;
+      histogram[0] += run;
+      register += run;
+    } else {
+      histogram[((opcode >> 2) & 0x1f) + 1] += (opcode & 3) + 1;
+      register += (opcode & 3) + 1;
+    }
+  }
+  if (register !== HLL_REGISTERS || !isHyperLogLog(bytes)) {
+    throw new InvalidHyperLogLogError('Not a HyperLogLog value covering 16384 registers');
+  }
+  return countOfHistogram(histogram);
+}
+
+/** The estimator proper, from how many registers hold each value. */
+function countOfHistogram(histogram: Int32Array): number {
   const m = HLL_REGISTERS;
-  const histogram = new Array<number>(64).fill(0);
-  for (let register = 0; register < m; register++) histogram[registers[register]]++;
   let z = m * tau((m - histogram[HLL_Q + 1]) / m);
   for (let j = HLL_Q; j >= 1; --j) {
     z += histogram[j];

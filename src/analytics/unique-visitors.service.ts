@@ -4,7 +4,13 @@ import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import type { DayPeriod } from './analytics-dates';
 import type { DayRange, QuerySource } from './click-rollup-reads.repository';
-import { countOf, emptyRegisters, mergeSerialized, parseSerialized } from './hyperloglog';
+import {
+  countOf,
+  countSerialized,
+  emptyRegisters,
+  mergeSerialized,
+  parseSerialized,
+} from './hyperloglog';
 import { daysOfPeriod, daysStillInStore, sketchKeyOf } from './unique-visitors';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
@@ -67,9 +73,13 @@ export class UniqueVisitorsService {
       if (registers !== null) storedRegisters.set(day, registers);
     }
     for (const [day, value] of inStore) {
-      const registers = parseSerialized(value);
       const moved = storedRegisters.get(day);
-      if (moved !== undefined) mergeSerialized(registers, moved);
+      if (moved === undefined) {
+        counts.set(day, countSerialized(value));
+        continue;
+      }
+      const registers = parseSerialized(value);
+      mergeSerialized(registers, moved);
       counts.set(day, countOf(registers));
     }
     return counts;

@@ -7,6 +7,7 @@ import { startOfNextDay } from './analytics-dates';
 import { CLICK_STREAMS } from './click-streams';
 import {
   countOf,
+  countSerialized,
   InvalidHyperLogLogError,
   mergeSerialized,
   parseSerialized,
@@ -209,13 +210,12 @@ export class VisitorSketchMover {
       const batch = linkIds.slice(at, at + BATCH_SKETCHES);
       const keys = batch.map((linkId) => sketchKeyOf(of.creatorId, of.environment, linkId, of.day));
       const values = await this.store.getBytes(keys);
-      const found: { linkId: string | null; key: string; value: Buffer; registers: Uint8Array }[] =
-        [];
+      const found: { linkId: string | null; key: string; value: Buffer; visitors: number }[] = [];
       batch.forEach((linkId, i) => {
         const value = values[i];
         if (value === null) return;
         try {
-          found.push({ linkId, key: keys[i], value, registers: parseSerialized(value) });
+          found.push({ linkId, key: keys[i], value, visitors: countSerialized(value) });
         } catch (error) {
           // Not a sketch this service wrote: left where it is, for someone to look at.
           if (!(error instanceof InvalidHyperLogLogError)) throw error;
@@ -234,9 +234,12 @@ export class VisitorSketchMover {
             )
           ).map((sketch) => [sketch.linkId, sketch.registers]),
         );
-        const merged: StoredSketch[] = found.map(({ linkId, registers }) => {
+        // Redis's own value is stored as it is, unless a row is there to merge with.
+        const merged: StoredSketch[] = found.map(({ linkId, value, visitors }) => {
           const before = stored.get(linkId);
-          if (before !== undefined) mergeSerialized(registers, before);
+          if (before === undefined) return { linkId, visitors, registers: value };
+          const registers = parseSerialized(value);
+          mergeSerialized(registers, before);
           return { linkId, visitors: countOf(registers), registers: serialize(registers) };
         });
         await this.sketches.upsert(session, of, merged);

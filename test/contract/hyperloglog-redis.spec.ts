@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import {
   addToRegisters,
   countOf,
+  countSerialized,
   emptyRegisters,
   HLL_REGISTERS,
   mergeSerialized,
@@ -96,6 +97,7 @@ const elementsOf = ({ size, offset, prefix }: { size: number; offset: number; pr
           mergeSerialized(merged, value);
           // One key alone, and after PFCOUNT cached its count in the header.
           expect(asRedisWrites(countOf(parseSerialized(value)))).toBe(await pfcount(key));
+          expect(asRedisWrites(countSerialized(value))).toBe(await pfcount(key));
           expect(asRedisWrites(countOf(parseSerialized((await redis.getBuffer(key))!)))).toBe(
             await pfcount(key),
           );
