@@ -6,7 +6,9 @@
  *
  * 1. Redis: `MEMORY USAGE` of a link-day key after PFADD of 1, 10, 100, 1,000 and 10,000
  *    visitors (22-character hashes, as the edge makes them), on a redis-server of its own
- *    (spare port, defaults: hll-sparse-max-bytes 3000), averaged over SKETCH_BENCH_KEYS keys.
+ *    (spare port, defaults: hll-sparse-max-bytes 3000), averaged over SKETCH_BENCH_KEYS keys
+ *    (default 1,000), plus what a key costs the instance beyond it (its hash-table entries in
+ *    the keyspace and the expiries: `used_memory` growth over 100,000 keys).
  * 2. PostgreSQL: the same sketches stored as the mover stores them (registers serialised by
  *    src/analytics/hyperloglog.ts) in `visitor_sketches` of a scratch database it recreates
  *    migrates and seeds (SKETCH_BENCH_DATABASE_URL, default
@@ -37,8 +39,9 @@ const DB_URL =
   process.env.SKETCH_BENCH_DATABASE_URL ??
   'postgresql://postgres@127.0.0.1:5432/linkpilot_sketch_bench';
 const SIZES = (process.env.SKETCH_BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number);
-const KEYS = Number(process.env.SKETCH_BENCH_KEYS ?? 200);
+const KEYS = Number(process.env.SKETCH_BENCH_KEYS ?? 1000);
 const MOVE_LINKS = Number(process.env.SKETCH_BENCH_MOVE_LINKS ?? 20_000);
+const OVERHEAD_KEYS = 100_000;
 const LINKS = 1_000_000;
 const DAYS = 30;
 
@@ -136,6 +139,32 @@ async function redisBytes(redis, visitors) {
   }
   await redis.flushdb();
   return { memory: memory / KEYS, valueBytes: valueBytes / KEYS, values };
+}
+
+/**
+ * What a key costs the instance beyond its MEMORY USAGE: its entries in the keyspace's and
+ * the expiries' hash tables (buckets included), from `used_memory` before and after
+ * OVERHEAD_KEYS one-visitor keys with a TTL, as the sketches have.
+ */
+async function perKeyOverhead(redis) {
+  const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]);
+  await redis.flushdb();
+  const before = await usedMemory();
+  const keys = Array.from({ length: OVERHEAD_KEYS }, () => `uv:{e3}:l:${ulid()}:2026-11-26`);
+  for (let at = 0; at < keys.length; at += 1000) {
+    const pipeline = redis.pipeline();
+    for (const key of keys.slice(at, at + 1000)) {
+      pipeline.pfadd(key, visitorHash()).expire(key, 7 * 24 * 3600);
+    }
+    await pipeline.exec();
+  }
+  const grown = ((await usedMemory()) - before) / keys.length;
+  let usage = 0;
+  for (const key of keys.slice(0, 1000)) {
+    usage += await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+  }
+  await redis.flushdb();
+  return grown - usage / 1000;
 }
 
 /** 2: the same sketches as the mover stores them; bytes per row. */
@@ -268,23 +297,29 @@ async function main() {
   const redis = await startRedis();
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
+  const overhead = await perKeyOverhead(redis.redis);
   const rows = [];
   for (const visitors of SIZES) {
     const inRedis = await redisBytes(redis.redis, visitors);
+    inRedis.instance = inRedis.memory + overhead;
     const inPostgres = await postgresBytes(db, inRedis.values);
     rows.push({ visitors, ...inRedis, ...inPostgres });
   }
   await db.end();
   console.log(`Per link-day (mean of ${KEYS} keys; visitors are 22-character hashes):\n`);
   console.log(
-    '| Visitors | Redis value | Redis MEMORY USAGE | PostgreSQL registers | PostgreSQL per row (table, TOAST, index) |',
+    '| Visitors | Redis value | Redis MEMORY USAGE | Redis used_memory per key | PostgreSQL registers | PostgreSQL per row (table, TOAST, index) |',
   );
-  console.log('|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|');
   for (const row of rows) {
     console.log(
-      `| ${row.visitors.toLocaleString('en-US')} | ${Math.round(row.valueBytes)} B | ${Math.round(row.memory)} B | ${Math.round(row.registerBytes)} B | ${Math.round(row.perRow)} B |`,
+      `| ${row.visitors.toLocaleString('en-US')} | ${Math.round(row.valueBytes)} B | ${Math.round(row.memory)} B | ${Math.round(row.instance)} B | ${Math.round(row.registerBytes)} B | ${Math.round(row.perRow)} B |`,
     );
   }
+  console.log(
+    `\nused_memory per key = MEMORY USAGE + ${Math.round(overhead)} B (the keyspace's and the ` +
+      `expiries' hash-table entries, from ${OVERHEAD_KEYS.toLocaleString('en-US')} keys)`,
+  );
   console.log(`\n${LINKS.toLocaleString('en-US')} links clicked daily for ${DAYS} days:\n`);
   console.log(
     '| Visitors per link-day | Redis before (30 days kept) | Redis after (2 days) | PostgreSQL after (28 days moved) |',
@@ -292,7 +327,7 @@ async function main() {
   console.log('|---|---|---|---|');
   for (const row of rows) {
     console.log(
-      `| ${row.visitors.toLocaleString('en-US')} | ${size(LINKS * DAYS * row.memory)} | ${size(LINKS * 2 * row.memory)} | ${size(LINKS * (DAYS - 2) * row.perRow)} |`,
+      `| ${row.visitors.toLocaleString('en-US')} | ${size(LINKS * DAYS * row.instance)} | ${size(LINKS * 2 * row.instance)} | ${size(LINKS * (DAYS - 2) * row.perRow)} |`,
     );
   }
   const moved = await moveCost(redis.url);
