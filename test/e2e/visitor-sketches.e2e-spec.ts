@@ -65,9 +65,9 @@ describe('Unique-visitor sketches moved to PostgreSQL (e2e)', () => {
     // After the boot run, on days no run of this database has moved yet (the runs before
     // this one on the same database included): the first two after the last moved.
     await moveOnce();
-    const [{ last }] = (await dataSource.query(
+    const [{ last }] = await dataSource.query<{ last: string }[]>(
       `SELECT max(day)::text AS last FROM visitor_sketch_moves`,
-    )) as { last: string }[];
+    );
     days = [dayBefore(last, -3), dayBefore(last, -4)];
     creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
     api = createApiClient(t, creator);
@@ -142,14 +142,12 @@ describe('Unique-visitor sketches moved to PostgreSQL (e2e)', () => {
   ];
   const keysPresent = async (day: string): Promise<boolean[]> =>
     (await store.getBytes(keysOf(day))).map((value) => value !== null);
-  const storedRows = async (): Promise<
-    { link_id: string | null; day: string; visitors: number }[]
-  > =>
-    (await dataSource.query(
+  const storedRows = () =>
+    dataSource.query<{ link_id: string | null; day: string; visitors: number }[]>(
       `SELECT link_id, day::text AS day, visitors FROM visitor_sketches
         WHERE creator_id = $1 ORDER BY day, link_id NULLS LAST`,
       [creator.creatorId],
-    )) as { link_id: string | null; day: string; visitors: number }[];
+    );
 
   let before: Figures;
 
