@@ -251,7 +251,9 @@ async function moveCost(redisUrl) {
   const dataSource = await new DataSource(buildDataSourceOptions(DB_URL, 4)).initialize();
   const store = new RedisKvStore(new Redis(redisUrl));
   const clock = { nowMs: () => Date.parse('2026-11-26T00:07:00Z') };
-  const mover = new VisitorSketchMover(dataSource, new VisitorSketchesRepository(), store, clock);
+  const mover = new VisitorSketchMover(dataSource, new VisitorSketchesRepository(), store, clock, {
+    poolSize: 4,
+  });
   const startedAt = performance.now();
   const report = await mover.moveDueDays();
   const elapsedMs = performance.now() - startedAt;

@@ -1,7 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
+import { InjectConfig } from '../config/config.module';
+import { DatabaseConfig } from '../config/env';
+import { withAdvisoryLock } from '../database/advisory-lock';
 import { KvStore } from '../kv/kv-store';
 import { startOfNextDay } from './analytics-dates';
 import { CLICK_STREAMS } from './click-streams';
@@ -31,6 +34,8 @@ import { SketchDay, StoredSketch, VisitorSketchesRepository } from './visitor-sk
 
 /** Sketches read, merged and written per transaction (one MGET, one upsert). */
 const BATCH_SKETCHES = 500;
+/** The advisory lock one mover holds at a time (database/advisory-lock.ts). */
+const LOCK_NAME = 'linkpilot:visitor-sketch-mover';
 
 /** What one run did. */
 export interface SketchMoveReport {
@@ -69,8 +74,8 @@ export interface SketchMoveReport {
  * 4. The day is marked moved.
  *
  * Spool replays of days already over note their link-days in late sets (one per shard); each
- * run moves those again. One server runs at a time: a session advisory lock on a connection
- * of its own, released with it if the server dies.
+ * run moves those again. One server runs at a time: a session advisory lock, released with
+ * its connection if the server dies.
  */
 @Injectable()
 export class VisitorSketchMover {
@@ -83,6 +88,7 @@ export class VisitorSketchMover {
     private readonly sketches: VisitorSketchesRepository,
     private readonly store: KvStore,
     private readonly clock: Clock,
+    @InjectConfig('database') private readonly database: DatabaseConfig,
   ) {}
 
   /** One run, after the one under way if any (each run reads the clock afresh). */
@@ -109,20 +115,16 @@ export class VisitorSketchMover {
       lateSketches: 0,
       waitingFor: null,
     };
-    const session = this.dataSource.createQueryRunner();
-    await session.connect();
-    try {
-      if (!(await this.sketches.tryLockMover(session))) return report;
-      report.ran = true;
-      try {
-        await this.moveDays(session, report);
-        await this.moveLateSketches(session, report);
-      } finally {
-        await this.sketches.unlockMover(session);
-      }
-    } finally {
-      await session.release();
-    }
+    const locked = await withAdvisoryLock(
+      this.dataSource,
+      this.database.poolSize,
+      LOCK_NAME,
+      async () => {
+        await this.moveDays(report);
+        await this.moveLateSketches(report);
+      },
+    );
+    report.ran = locked.ran;
     if (report.sketches > 0 || report.days.length > 0) {
       this.logger.log(
         `Moved ${report.sketches} unique-visitor sketches of ${report.days.length} days ` +
@@ -132,9 +134,9 @@ export class VisitorSketchMover {
     return report;
   }
 
-  private async moveDays(session: QueryRunner, report: SketchMoveReport): Promise<void> {
+  private async moveDays(report: SketchMoveReport): Promise<void> {
     const today = clickDayOf(this.clock.nowMs());
-    const days = await this.sketches.daysNotMoved(session, {
+    const days = await this.sketches.daysNotMoved(this.dataSource, {
       from: dayBefore(today, LEGACY_TTL_DAYS),
       to: dayBefore(today, 2),
     });
@@ -146,12 +148,12 @@ export class VisitorSketchMover {
         return;
       }
       let sketches = 0;
-      for (const of of await this.sketches.creatorsWithClicksOn(session, day)) {
+      for (const of of await this.sketches.creatorsWithClicksOn(this.dataSource, day)) {
         if (this.isStopping) return;
-        const links = await this.sketches.linksClickedOn(session, of);
-        sketches += await this.moveSketches(session, of, [null, ...links], report);
+        const links = await this.sketches.linksClickedOn(this.dataSource, of);
+        sketches += await this.moveSketches(of, [null, ...links], report);
       }
-      await this.sketches.markMoved(session, day, sketches);
+      await this.sketches.markMoved(this.dataSource, day, sketches);
       report.days.push(day);
       report.sketches += sketches;
     }
@@ -166,7 +168,7 @@ export class VisitorSketchMover {
   }
 
   /** Link-days the spool replays noted, of days before yesterday. */
-  private async moveLateSketches(session: QueryRunner, report: SketchMoveReport): Promise<void> {
+  private async moveLateSketches(report: SketchMoveReport): Promise<void> {
     const yesterday = dayBefore(clickDayOf(this.clock.nowMs()));
     for (const lateKey of LATE_SKETCH_KEYS) {
       if (this.isStopping) return;
@@ -191,7 +193,7 @@ export class VisitorSketchMover {
         due.set(groupKey, group);
       }
       for (const { of, links, members: moved } of due.values()) {
-        report.sketches += await this.moveSketches(session, of, [null, ...links], report);
+        report.sketches += await this.moveSketches(of, [null, ...links], report);
         report.lateSketches += links.size;
         await this.store.runScript(FORGET_LATE_SKETCHES_SCRIPT, [lateKey], moved);
       }
@@ -200,7 +202,6 @@ export class VisitorSketchMover {
 
   /** Steps 2 and 3 for some sketches of one creator-day; answers how many were written. */
   private async moveSketches(
-    session: QueryRunner,
     of: SketchDay,
     linkIds: (string | null)[],
     report: SketchMoveReport,
@@ -223,6 +224,7 @@ export class VisitorSketchMover {
         }
       });
       if (found.length === 0) continue;
+      const session = this.dataSource.createQueryRunner();
       await session.startTransaction();
       try {
         const stored = new Map(
@@ -247,6 +249,8 @@ export class VisitorSketchMover {
       } catch (error) {
         await session.rollbackTransaction();
         throw error;
+      } finally {
+        await session.release();
       }
       written += found.length;
       report.deletedKeys += await this.store.runScript(

@@ -25,9 +25,6 @@ export interface DailySketch {
   registers: Buffer | null;
 }
 
-/** The session advisory lock one mover holds at a time (any constant unique to this job). */
-const MOVER_LOCK_KEY = 'linkpilot:visitor-sketch-mover';
-
 const ENVIRONMENTS_SQL = KEY_ENVIRONMENTS.map((environment) => `('${environment}')`).join(', ');
 
 /** `link_id` of one link, or the creator's row (null): two statements, both on the key's index. */
@@ -37,7 +34,8 @@ const linkCondition = (linkId: string | null, placeholder: string): string =>
 /**
  * The unique-visitor sketches of the days that are over (migration
  * VisitorSketches1764500000000): the reads of a scope's days, on whatever source the caller
- * holds (an analytics slot), and the sketch mover's statements, on its own session.
+ * holds (an analytics slot), and the sketch mover's statements (`lockStored` and `upsert` in
+ * its transaction).
  */
 @Injectable()
 export class VisitorSketchesRepository {
@@ -78,18 +76,6 @@ export class VisitorSketchesRepository {
       [scope.creatorId, scope.environment, linkId, days.from, days.to, registersFrom],
     )) as { day: string; visitors: number; registers: Buffer | null }[];
     return rows;
-  }
-
-  /** Takes the mover's lock on this session; false when another session holds it. */
-  async tryLockMover(session: QuerySource): Promise<boolean> {
-    const [row] = (await session.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [
-      MOVER_LOCK_KEY,
-    ])) as { locked: boolean }[];
-    return row.locked;
-  }
-
-  async unlockMover(session: QuerySource): Promise<void> {
-    await session.query(`SELECT pg_advisory_unlock(hashtext($1))`, [MOVER_LOCK_KEY]);
   }
 
   /** The days of the inclusive range not moved yet, oldest first. */
