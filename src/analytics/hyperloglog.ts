@@ -12,7 +12,7 @@
  * PFCOUNT of several keys merges them; only the serialised form packs them.
  */
 
-export const HLL_P = 14;
+const HLL_P = 14;
 export const HLL_REGISTERS = 1 << HLL_P;
 /** Bits of the hash left after the index: a register holds at most HLL_Q + 1. */
 const HLL_Q = 64 - HLL_P;
