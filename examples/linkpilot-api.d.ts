@@ -486,12 +486,25 @@ export interface components {
              */
             lastRefreshFailureReasons?: string[];
         };
+        ReadReplicaCheckResponse: {
+            /** @description Its place in DATABASE_READ_URL, from 1 */
+            replica: number;
+            /**
+             * @description ok: analytics reads go there; lagging: further behind than DATABASE_READ_MAX_LAG_S; unreachable: down or failing; not_a_replica: neither in recovery nor the primary; unknown: not measured yet. Only ok replicas are read from; else the primary answers
+             * @enum {string}
+             */
+            status: "ok" | "lagging" | "unreachable" | "not_a_replica" | "unknown";
+            /** @description Seconds of the primary's commits it may not show yet (at least this much when lagging); null when not measured */
+            lagSeconds: number | null;
+        };
         HealthChecksResponse: {
             database: components["schemas"]["DependencyCheckResponse"];
             /** @description Redis; while it is unreachable, limits apply in-process and counted clicks are spooled */
             kv: components["schemas"]["KvHealthCheckResponse"];
             /** @description Does not affect `status` */
             fx: components["schemas"]["FxHealthCheckResponse"];
+            /** @description The read replicas of the analytics reads (DATABASE_READ_URL), present when set, as this node's last check found them (every second); does not affect `status`: without them the primary answers */
+            readReplicas?: components["schemas"]["ReadReplicaCheckResponse"][];
         };
         HealthResponse: {
             /** @enum {string} */

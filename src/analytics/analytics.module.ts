@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReadReplicasModule } from '../database/read-replicas.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsDatabase } from './analytics-database';
@@ -12,7 +13,7 @@ import { UniqueVisitorsService } from './unique-visitors.service';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
+  imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule, ReadReplicasModule],
   controllers: [AnalyticsController],
   providers: [
     AnalyticsDatabase,

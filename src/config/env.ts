@@ -45,6 +45,18 @@ export interface DatabaseConfig {
   statementTimeoutMs: number;
   connectTimeoutMs: number;
   analytics: AnalyticsPoolConfig;
+  readReplicas: ReadReplicasConfig;
+}
+
+/**
+ * Streaming replicas of DATABASE_URL that answer the analytics reads (database/read-replicas.ts)
+ * while they keep up; every other read, and every write, stays on the primary.
+ */
+export interface ReadReplicasConfig {
+  /** DATABASE_READ_URL, in order (health and metrics number them from 1); empty: none. */
+  urls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  maxLagSeconds: number;
 }
 
 /**
@@ -211,6 +223,8 @@ export const ENV_VARIABLES = [
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
   'ANALYTICS_POINTS_PER_SECOND',
+  'DATABASE_READ_URL',
+  'DATABASE_READ_MAX_LAG_S',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'REDIS_COMMAND_TIMEOUT_MS',
@@ -378,6 +392,45 @@ function parseTrustProxy(reader: EnvReader): string[] {
   return entries;
 }
 
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
+
+/**
+ * DATABASE_READ_URL: comma-separated PostgreSQL URLs (a comma inside a password is written
+ * %2C). Replicas are of a primary, so DATABASE_URL must be set; each gets a pool of
+ * ANALYTICS_POOL_SIZE connections, so that must be at least 1.
+ */
+function parseReadReplicas(
+  reader: EnvReader,
+  databaseUrl: string | null,
+  analyticsPoolSize: number,
+): ReadReplicasConfig {
+  const urls = reader.list('DATABASE_READ_URL', []);
+  urls.forEach((url, index) => {
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // Reported below, without the password.
+    }
+    if (protocol === null || !POSTGRES_PROTOCOLS.includes(protocol)) {
+      reader.problems.push(
+        `DATABASE_READ_URL entry ${index + 1} must be a postgresql:// URL (got "${redactUrl(url)}")`,
+      );
+    }
+  });
+  if (urls.length > 0 && databaseUrl === null) {
+    reader.problems.push(
+      'DATABASE_READ_URL needs DATABASE_URL: replicas are of a PostgreSQL primary, not of the embedded database',
+    );
+  }
+  if (urls.length > 0 && analyticsPoolSize === 0) {
+    reader.problems.push(
+      'DATABASE_READ_URL needs ANALYTICS_POOL_SIZE of 1 or more: each replica gets a pool of that many connections',
+    );
+  }
+  return { urls, maxLagSeconds: reader.int('DATABASE_READ_MAX_LAG_S', 30, 1, 86_400) };
+}
+
 const REDIS_PROTOCOLS = ['redis:', 'rediss:'];
 
 function parseKvConfig(reader: EnvReader): KvConfig {
@@ -457,7 +510,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
   const dataDir = path.resolve(reader.string('DATA_DIR', './data'));
-  const databaseUrl = reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
+  const databaseUrl = reader.url('DATABASE_URL', null, POSTGRES_PROTOCOLS);
+  const analyticsPoolSize = reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100);
   const config: AppConfig = {
     http: {
       port,
@@ -483,11 +537,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
       analytics: {
-        poolSize: reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100),
+        poolSize: analyticsPoolSize,
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
         queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
         pointsPerSecond: reader.int('ANALYTICS_POINTS_PER_SECOND', 50_000, 1, 100_000_000),
       },
+      readReplicas: parseReadReplicas(reader, databaseUrl, analyticsPoolSize),
     },
     kv: parseKvConfig(reader),
     redirect: {
