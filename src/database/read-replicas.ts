@@ -72,7 +72,7 @@ export class Replica {
  * itself (the same start), reached another way.
  */
 const PRIMARY_POSITION_SQL = `
-  SELECT pg_current_wal_insert_lsn()::text AS lsn, current_database() AS database,
+  SELECT pg_current_wal_lsn()::text AS lsn, current_database() AS database,
          (SELECT system_identifier FROM pg_control_system())::text AS system,
          pg_postmaster_start_time()::text AS started`;
 
@@ -80,7 +80,7 @@ const PRIMARY_POSITION_SQL = `
 const REPLICA_POSITION_SQL = `
   SELECT pg_is_in_recovery() AS standby,
          CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
-              ELSE pg_current_wal_insert_lsn() END::text AS lsn,
+              ELSE pg_current_wal_lsn() END::text AS lsn,
          current_database() AS database,
          (SELECT system_identifier FROM pg_control_system())::text AS system,
          pg_postmaster_start_time()::text AS started`;

@@ -1,8 +1,14 @@
 /**
  * How stale a read replica is, measured in time without trusting its clock or the primary's
- * activity: each check samples the primary's WAL position (`pg_current_wal_insert_lsn()`),
+ * activity: each check samples the primary's WAL position (`pg_current_wal_lsn()`),
  * and a replica that has replayed up to position R shows every commit the primary had made by
  * the latest sample whose position is at most R. Its lag is the time since that sample.
+ *
+ * The primary's write position, not its insert position: after a WAL segment switch an idle
+ * primary's insert position points past the new page's header, where no replica ever
+ * replays to, and a caught-up replica would look behind for as long as the primary stayed
+ * idle. (A commit made with synchronous_commit = off is visible before it is written, so
+ * such commits can be missed for up to wal_writer_delay, 200 ms by default.)
  *
  * Why not `now() - pg_last_xact_replay_timestamp()` on the replica: on a primary with no
  * writes, the last replayed commit grows old while the replica is fully caught up, so an idle
