@@ -82,7 +82,7 @@ export function send(
             body: parsed,
             location: response.headers.location ?? null,
             servedBy: (response.headers['x-served-by'] as string | undefined) ?? null,
-            retryAfter: (response.headers['retry-after']) ?? null,
+            retryAfter: response.headers['retry-after'] ?? null,
           });
         });
         response.on('error', () => resolve(NO_ANSWER));
