@@ -357,6 +357,16 @@ async function drive(count, make) {
   return statuses;
 }
 
+/** SIGTERM, then SIGKILL if it has not exited within 15 s. */
+async function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 async function walPosition(db) {
   return (await db.query('SELECT pg_current_wal_lsn() AS lsn')).rows[0].lsn;
 }
@@ -661,9 +671,8 @@ async function main() {
     );
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
-    worker?.kill('SIGTERM');
-    server.kill('SIGTERM');
-    await delay(1000);
+    // Both stopped before their stores go, so neither waits out its shutdown deadline.
+    await Promise.all([worker, server].filter(Boolean).map(stopProcess));
     await db.end();
     await store.stop();
     postgres.stop();
