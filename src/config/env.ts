@@ -52,7 +52,7 @@ export interface DatabaseConfig {
  * Streaming replicas of DATABASE_URL that answer the analytics reads (database/read-replicas.ts)
  * while they keep up; every other read, and every write, stays on the primary.
  */
-export interface ReadReplicasConfig {
+interface ReadReplicasConfig {
   /** DATABASE_READ_URL, in order (health and metrics number them from 1); empty: none. */
   urls: string[];
   /** A replica further behind the primary than this is skipped until it catches up. */

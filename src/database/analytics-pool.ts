@@ -9,7 +9,7 @@ import { buildDataSourceOptions } from './data-source-options';
  * many monthly partitions, and compiling each partition's expressions costs more CPU than it
  * saves on scans of this size (the analytics benchmark, docs/benchmarks.md).
  */
-export const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' };
+const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' };
 
 /**
  * A pool for the analytics reads at `url` (the primary's, or a replica's): ANALYTICS_POOL_SIZE

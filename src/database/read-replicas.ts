@@ -9,7 +9,7 @@ import { analyticsPoolOptions } from './analytics-pool';
 import { parseLsn, PrimaryPositions } from './replica-lag';
 
 /** How often each server measures its replicas' lag. */
-export const REPLICA_CHECK_INTERVAL_MS = 1000;
+const REPLICA_CHECK_INTERVAL_MS = 1000;
 
 /**
  * - ok: keeping up within DATABASE_READ_MAX_LAG_S; the analytics reads go there.

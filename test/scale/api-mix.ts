@@ -16,7 +16,7 @@ export interface ApiCreator {
   seededLinkIds: string[];
 }
 
-export interface TrackedLink {
+interface TrackedLink {
   linkId: string;
   creator: ApiCreator;
   /** The utm_campaign of the last edit answered 200 (null: never edited). */
@@ -277,6 +277,6 @@ function operationOf(method: string, path: string): ApiOperation {
 }
 
 /** The error envelope's code, if the answer has one. */
-export function errorCodeOf(body: unknown): string | null {
+function errorCodeOf(body: unknown): string | null {
   return (body as { error?: { code?: string } } | null)?.error?.code ?? null;
 }

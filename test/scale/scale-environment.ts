@@ -14,7 +14,7 @@ import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-webhook-key';
 const ROOT = path.resolve(__dirname, '../..');
 
 /** HAProxy reaches the nodes from here; the nodes trust nothing else (TRUST_PROXY). */
-export const HAPROXY_SOURCE_ADDRESS = '127.0.0.1';
+const HAPROXY_SOURCE_ADDRESS = '127.0.0.1';
 /** A replica further behind than this is skipped: short, so the run can pass it for real. */
 export const MAX_REPLICA_LAG_S = 3;
 

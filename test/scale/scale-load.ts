@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
  * forwards, a real client address, and no address ever meets its own window.
  */
 
-export const BROWSER_UA =
+const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 export interface Answer {

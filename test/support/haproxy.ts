@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -7,10 +7,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { sparePort } from './spare-ports';
 
 /** The configuration docker-compose.yml's `scale` profile runs too. */
-export const HAPROXY_CONFIG = path.resolve(__dirname, '../../deploy/haproxy.cfg');
+const HAPROXY_CONFIG = path.resolve(__dirname, '../../deploy/haproxy.cfg');
 
 /** One app node as HAProxy's stats tell it (`show stat`). */
-export interface HaproxyServerStat {
+interface HaproxyServerStat {
   name: string;
   /** UP, DOWN, or a transition (`UP 1/2`, `DOWN 1/2`). */
   status: string;
@@ -31,11 +31,6 @@ export interface PrivateHaproxy {
   url: string;
   servers(): Promise<HaproxyServerStat[]>;
   stop(): Promise<void>;
-}
-
-/** True when haproxy can be run (CI installs Debian's package; a laptop may not have it). */
-export function hasHaproxy(): boolean {
-  return spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
 }
 
 function adminCommand(socketPath: string, command: string): Promise<string> {

@@ -32,7 +32,7 @@ export interface PrivatePostgresPair {
 const DATABASE = 'linkpilot';
 
 /** Debian's server binaries (`postgresql-NN`), the newest installed; null when none are. */
-export function postgresBinDir(): string | null {
+function postgresBinDir(): string | null {
   const fromEnv = process.env.SCALE_PG_BINDIR;
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
   const root = '/usr/lib/postgresql';
