@@ -12,6 +12,7 @@ import { EdgeProfileChanges1764400000000 } from './1764400000000-edge-profile-ch
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
 import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
 import { VisitorSketches1764500000000 } from './1764500000000-visitor-sketches';
+import { ClickRollupWatermark1764520000000 } from './1764520000000-click-rollup-watermark';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   EdgeProfileChanges1764400000000,
   ClickRollups1764450000000,
   VisitorSketches1764500000000,
+  ClickRollupWatermark1764520000000,
 ];
