@@ -68,14 +68,14 @@ const CREATOR_ROLLUPS: readonly (Rollup & { view: string })[] = [
 /** How a statement's transition tables change the rollups: rows in, rows out, or both. */
 const CHANGES = {
   insert: {
-    source: (where: string) => `(SELECT * FROM new_clicks ${where}) AS changed`,
+    source: (where: string) => `(SELECT * FROM new_clicks${where}) AS changed`,
     clicks: 'count(*)',
     sumOf: (column: string) => `sum(${column})`,
     rows: ['new_clicks'],
     transition: 'NEW TABLE AS new_clicks',
   },
   delete: {
-    source: (where: string) => `(SELECT * FROM old_clicks ${where}) AS changed`,
+    source: (where: string) => `(SELECT * FROM old_clicks${where}) AS changed`,
     clicks: '-count(*)',
     sumOf: (column: string) => `-sum(${column})`,
     rows: ['old_clicks'],
@@ -83,7 +83,7 @@ const CHANGES = {
   },
   update: {
     source: (where: string) =>
-      `(SELECT *, 1 AS sign FROM new_clicks ${where} UNION ALL SELECT *, -1 FROM old_clicks ${where}) AS changed`,
+      `(SELECT *, 1 AS sign FROM new_clicks${where} UNION ALL SELECT *, -1 FROM old_clicks${where}) AS changed`,
     clicks: 'sum(sign)',
     sumOf: (column: string) => `sum(sign * ${column})`,
     rows: ['new_clicks', 'old_clicks'],
@@ -126,7 +126,7 @@ function dropEmptySql({ table, key }: Rollup, where = ''): string {
     DELETE FROM ${table}
      WHERE clicks = 0
        AND (creator_id, environment, ${bucket}) IN
-           (SELECT DISTINCT creator_id, environment, ${value} FROM old_clicks ${where});`;
+           (SELECT DISTINCT creator_id, environment, ${value} FROM old_clicks${where});`;
 }
 
 const changeSql = (rollup: Rollup, change: Change, where = ''): string =>
@@ -142,9 +142,9 @@ const functionOf = (change: Change): string => `click_rollups_on_${change}`;
  * transaction (and then settles the clicks it adds to the link rollup).
  */
 function functionSql(change: Change): string {
-  const settled = 'WHERE clicked_at < settled_before';
+  const settled = ' WHERE clicked_at < settled_before';
   const anySettled = CHANGES[change].rows
-    .map((rows) => `EXISTS (SELECT FROM ${rows} ${settled})`)
+    .map((rows) => `EXISTS (SELECT FROM ${rows}${settled})`)
     .join(' OR ');
   return `
     CREATE OR REPLACE FUNCTION ${functionOf(change)}() RETURNS trigger LANGUAGE plpgsql AS $$
