@@ -199,7 +199,11 @@ function fromLinksSql(
  * per group, so a group in both parts adds up.
  */
 function viewSql(rollup: (typeof CREATOR_ROLLUPS)[number]): string {
-  const columns = [...rollup.key.map(([column]) => column), 'clicks', ...rollup.sums.map(([c]) => c)];
+  const columns = [
+    ...rollup.key.map(([column]) => column),
+    'clicks',
+    ...rollup.sums.map(([c]) => c),
+  ];
   const fromLinks = columns.map((column) =>
     column === 'day' ? `(hour AT TIME ZONE 'UTC')::date AS day` : column,
   );
@@ -239,7 +243,9 @@ export class ClickRollupWatermark1764520000000 implements MigrationInterface {
       )`);
     await queryRunner.query(`INSERT INTO click_rollup_watermark (hour) VALUES ('infinity')`);
     // The settling of an hour finds its link rows across creators here.
-    await queryRunner.query(`CREATE INDEX click_rollup_links_hour_idx ON click_rollup_links (hour)`);
+    await queryRunner.query(
+      `CREATE INDEX click_rollup_links_hour_idx ON click_rollup_links (hour)`,
+    );
     for (const change of Object.keys(CHANGES) as Change[]) {
       await queryRunner.query(functionSql(change));
     }

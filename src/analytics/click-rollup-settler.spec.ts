@@ -7,16 +7,16 @@ const at = (iso: string): number => Date.parse(iso);
 function fakeRollups(hoursWithRows: string[], watermark: string) {
   const state = { watermarkMs: at(watermark), moves: [] as string[] };
   const rollups = {
-    findWatermark: async () => state.watermarkMs,
-    findFirstLinkHourFrom: async (from: Date) => {
+    findWatermark: () => Promise.resolve(state.watermarkMs),
+    findFirstLinkHourFrom: (from: Date) => {
       const later = hoursWithRows.map(at).filter((ms) => ms >= from.getTime());
-      return later.length === 0 ? null : new Date(Math.min(...later));
+      return Promise.resolve(later.length === 0 ? null : new Date(Math.min(...later)));
     },
-    moveWatermark: async (to: Date) => {
+    moveWatermark: (to: Date) => {
       const before = state.watermarkMs;
       state.moves.push(to.toISOString());
       state.watermarkMs = Math.max(before, to.getTime());
-      return before;
+      return Promise.resolve(before);
     },
   };
   return { state, rollups: rollups as unknown as ClickRollupsRepository };
