@@ -33,6 +33,8 @@ const CREATOR_ROLLUPS = [
   {
     name: 'route_days',
     table: 'click_rollup_route_days',
+    /** Its settled hours and the link rollup's after the watermark: what reads count. */
+    view: 'click_rollup_route_days_all',
     bucket: 'day',
     key: ['creator_id', 'environment', 'day', 'merchant_id', 'network_id', 'preset', 'outcome'],
     sums: ['confidence_sum', 'epc_sum'],
@@ -40,6 +42,7 @@ const CREATOR_ROLLUPS = [
   {
     name: 'route_hours',
     table: 'click_rollup_route_hours',
+    view: 'click_rollup_route_hours_all',
     bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'network_id', 'outcome'],
     sums: [],
@@ -47,6 +50,7 @@ const CREATOR_ROLLUPS = [
   {
     name: 'audience_hours',
     table: 'click_rollup_audience_hours',
+    view: 'click_rollup_audience_hours_all',
     bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'visitor_country', 'device_class'],
     sums: [],
@@ -71,7 +75,7 @@ const asBucket = (bucket: 'hour' | 'day', instant: string): string =>
   bucket === 'day' ? `(${instant}::timestamptz AT TIME ZONE 'UTC')::date` : instant;
 
 /** Rows of a rollup within one creator's `[$2, $3)` (whole hours or days), every environment. */
-const inBatchSql = ({ table, bucket }: Rollup): string =>
+const inBatchSql = ({ table, bucket }: { table: string; bucket: Rollup['bucket'] }): string =>
   `${table} WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
      AND ${bucket} >= ${asBucket(bucket, '$2')} AND ${bucket} < ${asBucket(bucket, '$3')}`;
 
@@ -280,12 +284,14 @@ const RAW_DAY_TOTALS_SQL = `
      AND clicked_at >= $2 AND clicked_at < $3
    GROUP BY 1, 2`;
 
+/** A rollup's totals per environment and day, a creator rollup's as reads count them. */
 function rollupDayTotalsSql(rollup: Rollup): string {
   const day = rollup.bucket === 'day' ? 'day' : `(hour AT TIME ZONE 'UTC')::date`;
   const sums = rollup.sums.map((column) => `, sum(${column}) AS ${column}`).join('');
+  const table = 'view' in rollup ? rollup.view : rollup.table;
   return `
     SELECT environment, ${day} AS day, sum(clicks)::int AS clicks${sums}
-      FROM ${inBatchSql(rollup)}
+      FROM ${inBatchSql({ table, bucket: rollup.bucket })}
      GROUP BY 1, 2`;
 }
 
