@@ -117,7 +117,7 @@ async function main() {
   const { ClickRollupsRepository } = require(
     path.join(root, 'dist/src/analytics/click-rollups.repository'),
   );
-  const { ClickRollupSettler, SETTLE_DELAY_MS } = require(
+  const { ClickRollupSettler } = require(
     path.join(root, 'dist/src/analytics/click-rollup-settler.service'),
   );
   const db = new Client({ connectionString: DB_URL });
@@ -151,15 +151,17 @@ async function main() {
     },
   };
   let atMs = Date.now();
+  // The app's clock, as the settler sees it: the time of the next click to be written.
+  let nowMs = atMs;
   const settler = new ClickRollupSettler(
     { consumerEnabled: true },
     new ClickRollupsRepository(dataSource),
-    { nowMs: () => atMs },
+    { nowMs: () => nowMs },
   );
   const settle = { cpuSeconds: 0, clicks: 0 };
-  async function settleUntil(untilMs) {
+  async function measureSettling(work) {
     const cpuBefore = backendCpuSeconds(pid);
-    await settler.settleUntil(new Date(Math.floor(untilMs / HOUR_MS) * HOUR_MS));
+    await work();
     settle.cpuSeconds += backendCpuSeconds(pid) - cpuBefore;
   }
   const allLinks = links();
@@ -179,8 +181,9 @@ async function main() {
             return { id: `${n}-0`, payload: entry(allLinks[(n * 7) % allLinks.length], n, atMs) };
           }),
         );
-        // The hours over by now (as the app's clock sees it) are settled before the round.
-        if (mode === 'on') await settleUntil(atMs - batches.length * size * 5 - SETTLE_DELAY_MS);
+        // The hours due by now (the round's first click) are settled before the round.
+        nowMs = atMs - batches.length * size * 5;
+        if (mode === 'on') await measureSettling(() => settler.settleDue());
         const cpuBefore = backendCpuSeconds(pid);
         const startedAt = process.hrtime.bigint();
         for (const batch of batches) await writer.insert(batch);
@@ -204,7 +207,7 @@ async function main() {
     console.log(JSON.stringify(row));
   }
   // Every hour written is settled in the end, so the settling's CPU covers every click on.
-  await settleUntil(atMs + HOUR_MS);
+  await measureSettling(() => settler.settleUntil(new Date(Math.ceil(atMs / HOUR_MS) * HOUR_MS)));
   console.log(
     JSON.stringify({
       settleCpuUsPerClick: Number(((settle.cpuSeconds * 1e6) / settle.clicks).toFixed(2)),

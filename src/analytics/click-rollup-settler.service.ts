@@ -14,7 +14,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * An hour is settled this long after it ends: the click writer's usual lag is well under a
  * second, and a click that comes later still reaches every rollup (at the writer's old cost).
  */
-export const SETTLE_DELAY_MS = 5 * 60 * 1000;
+const SETTLE_DELAY_MS = 5 * 60 * 1000;
 /** How often a process checks for an hour to settle (a read of one row when there is none). */
 const CHECK_INTERVAL_MS = 60 * 1000;
 
