@@ -101,13 +101,14 @@ export class VisitorSketchesRepository {
   /**
    * The creators and environments with counted clicks on a day: one probe of the route days'
    * key per creator and environment, rather than a scan of the day's rows (that key leads
-   * with the creator).
+   * with the creator); through the view that adds the link rollup's hours not settled yet
+   * (migration ClickRollupWatermark1764520000000), such as the day's last hour just after it.
    */
   async creatorsWithClicksOn(session: QuerySource, day: string): Promise<SketchDay[]> {
     const rows = (await session.query(
       `SELECT c.id AS creator_id, e.environment
          FROM creators c CROSS JOIN (VALUES ${ENVIRONMENTS_SQL}) AS e (environment)
-        WHERE EXISTS (SELECT 1 FROM click_rollup_route_days r
+        WHERE EXISTS (SELECT 1 FROM click_rollup_route_days_all r
                        WHERE r.creator_id = c.id AND r.environment = e.environment
                          AND r.day = $1::date)
         ORDER BY 1, 2`,
