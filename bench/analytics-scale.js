@@ -317,6 +317,29 @@ async function countMonth(db, creatorId, month) {
   return Number(rows[0].clicks);
 }
 
+/** Rows of each rollup holding the big creator's month: what its reads aggregate. */
+async function rollupRowsOf(db, creatorId, month) {
+  const rows = {};
+  for (const [table, bucket] of [
+    ['click_rollup_links', 'hour'],
+    ['click_rollup_route_days', 'day'],
+    ['click_rollup_route_hours', 'hour'],
+    ['click_rollup_audience_hours', 'hour'],
+  ]) {
+    const range =
+      bucket === 'day'
+        ? [month.first, month.last]
+        : [new Date(month.startMs), new Date(month.endMs - 1)];
+    const result = await db.query(
+      `SELECT count(*)::int AS n FROM ${table}
+        WHERE creator_id = $1 AND environment = 'live' AND ${bucket} BETWEEN $2 AND $3`,
+      [creatorId, ...range],
+    );
+    rows[table] = result.rows[0].n;
+  }
+  return rows;
+}
+
 /**
  * One click on the probe link through the redirect, as a visitor's: its admission seeds the
  * big creator's quota counter in Redis from the rollups (so `GET /v1/account` reads a
@@ -365,6 +388,8 @@ async function measure(db, { label, tableClicks, bench, month, runs }) {
       deleteCounter: () => redis.del(counterKey),
     });
     const monthCount = await countMonth(db, bench.bigId, month);
+    const rollupRows = await rollupRowsOf(db, bench.bigId, month);
+    console.log(`bench: the creator's month in the rollups: ${JSON.stringify(rollupRows)} rows`);
     const width = Math.max(...results.map((result) => result.name.length));
     console.log(`bench: ${'read'.padEnd(width)}  statuses    median   min     max  (ms)`);
     for (const result of results) {
@@ -375,7 +400,7 @@ async function measure(db, { label, tableClicks, bench, month, runs }) {
         `bench: ${result.name.padEnd(width)}  ${statuses.padEnd(10)} ${String(result.medianMs).padStart(7)} ${String(Math.min(...result.runsMs)).padStart(6)} ${String(Math.max(...result.runsMs)).padStart(7)}`,
       );
     }
-    return { label, tableClicks, monthCount, reads: results };
+    return { label, tableClicks, monthCount, rollupRows, reads: results };
   } finally {
     redis.disconnect();
   }

@@ -68,8 +68,11 @@ const hashSql = (seed) => `(hashint8extended(i, ${seed}) & 2147483647)`;
 
 /**
  * One statement per day: clicks `$first` to `$last` of the creator's month of `$total`. The
- * link decides merchant and preset (each link sells one thing); the route's network, the
- * visitor's country and device and the outcome are drawn per click.
+ * link decides merchant and preset (each link sells one thing); the visitor's country and
+ * device and the outcome are drawn per click, and the network follows from the link and the
+ * country as routing picks it (the best route of the link's merchant in the visitor's
+ * region; a fallback takes another, a passthrough none), so a link's hour holds some 60
+ * combinations of country, device, network and outcome, as docs/analytics.md counted.
  */
 const INSERT_DAY_SQL = `
   INSERT INTO clicks (record_id, link_id, creator_id, environment, merchant_id, region,
@@ -80,7 +83,9 @@ const INSERT_DAY_SQL = `
          ($4::text[])[1 + link_ix], $3, 'live',
          ($5::text[])[1 + merchant_ix], ($8::text[])[1 + country_ix],
          CASE WHEN outcome = 'passthrough' THEN NULL
-              ELSE ($6::text[])[1 + ${hashSql(3)} % ${NETWORKS.length}] END,
+              ELSE ($6::text[])[1 + (link_ix * 5 + country_ix
+                                     + CASE WHEN outcome = 'fallback' THEN 1 ELSE 0 END)
+                                    % ${NETWORKS.length}] END,
          ($7::text[])[1 + link_ix % ${PRESETS.length}],
          outcome,
          CASE WHEN outcome = 'passthrough' THEN 0 ELSE (${hashSql(7)} % 500000) / 1e6 END,
