@@ -24,9 +24,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The reads of one creator's month: `month` is {first, last} (days), `today` a day of it,
- * `linkId` one of the month's links, `merchantId` one of its merchants, `seriesKeys` how many
+ * `linkId` one of the month's links, `merchantId` one of its merchants, `countries` how many
  * countries the month's clicks have (an hourly series by country over a whole month has more
- * points than one answer holds, so that one covers the days that fit).
+ * points than one answer holds: 14 × 720 > 10,000, a 400 by design, so that one covers the
+ * days that fit).
  */
 function readsOf({ month, today, linkId, merchantId, countries }) {
   const monthDays = Math.round((Date.parse(month.last) - Date.parse(month.first)) / DAY_MS) + 1;

@@ -10,10 +10,11 @@
  * included (so a run on any day of the month measures a full month, the arithmetic of
  * docs/analytics.md, and a re-run within the month reuses the load), on 100 links each
  * created through the API, in the shape click-load.js describes. With `--total N`, the table
- * is then filled up to N clicks by creators of their own, a creator-month of `--clicks` at a
- * time, alternately in the current month and in earlier ones (so the current month's
- * partition and the table both grow); the big creator's own clicks stay as they were, so
- * the second set of figures shows what the size of the table costs its reads.
+ * is then filled up to N clicks by creators of their own (10 links each), a creator-month of
+ * `--clicks` at a time, alternately in the current month and in earlier ones (so the current
+ * month's partition, the rollups and the table all grow); the big creator's own clicks stay
+ * as they were, so the second set of figures shows what the size of the table costs its
+ * reads, not what a longer history of the creator's own does.
  *
  * The figures: every read of bench/analytics-scale-reads.js, a warm-up call and then
  * `--runs` (default 5) timed calls each, their medians; then the targets as PASS/FAIL lines:
@@ -35,7 +36,8 @@
  * The database is kept between runs: its comment records the shape loaded (a marker, as in
  * large-profile.js), and a run that finds the same month, `--clicks` and `--other` reuses it
  * (and adds to it, for a larger `--total`); anything else drops and loads it again. Disk:
- * about 5 GB per 10,000,000 clicks with their indexes and rollups.
+ * 7.4 GB for the default 11,000,000 clicks (5.5 GB of clicks with their indexes, 1.9 GB of
+ * link rollup), and some 5.5 GB more per 10,000,000 of the fill: about 56 GB at 100,000,000.
  *
  * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/
  * linkpilot_bench_analytics_scale, apart from `npm run bench -- analytics`'s own database,
@@ -84,6 +86,7 @@ const RESULT_FILE = path.join(root, 'bench/results/analytics-scale-latest.json')
 const SEED_VERSION = 1;
 const SEED_NAME = 'linkpilot-bench-analytics-scale';
 const LINKS_PER_CREATOR = 100;
+const FILLER_LINKS_PER_CREATOR = 10;
 const TARGET_MEDIAN_MS = 50;
 const TARGET_GROWTH_FACTOR = 2;
 const EMAIL = {
@@ -245,10 +248,14 @@ async function linksOf(db, creatorId, apiKey, count, { withProbe }) {
   };
 }
 
-/** Link ids of a filler creator: its clicks need no link rows (no read of theirs is timed). */
+/**
+ * Link ids of a filler creator: its clicks need no link rows (no read of theirs is timed).
+ * Ten links, not a hundred: the link rollup's rows grow with links × hours, and at 100,000,000
+ * clicks the disk is the limit (a hundred would add some 1.3 GB per creator-month).
+ */
 const fillerLinkIds = (n) =>
   Array.from(
-    { length: LINKS_PER_CREATOR },
+    { length: FILLER_LINKS_PER_CREATOR },
     (_, i) => `01BENCHFILL${String(n).padStart(4, '0')}${String(i).padStart(3, '0')}`,
   );
 
@@ -485,7 +492,9 @@ function storedBasePhase(options, month) {
       last.setup.month === month.id &&
       last.setup.clicks === options.clicks &&
       last.setup.other === options.other;
-    return same ? (last.phases.find((phase) => phase.tableClicks === options.base) ?? null) : null;
+    const phase = same ? last.phases.find((candidate) => candidate.label === 'base') : undefined;
+    // A phase carried over keeps the date it was measured.
+    return phase === undefined ? null : { measuredAt: last.measuredAt, ...phase };
   } catch {
     return null;
   }
