@@ -149,4 +149,4 @@ async function timeReads({ baseUrl, apiKey, reads, runs, deleteCounter }) {
   return results;
 }
 
-module.exports = { readsOf, timeReads, request };
+module.exports = { readsOf, timeReads };

@@ -168,6 +168,5 @@ module.exports = {
   MERCHANTS,
   ensureMonthPartition,
   loadCreatorMonth,
-  monthIdOf,
   monthStartOf,
 };
