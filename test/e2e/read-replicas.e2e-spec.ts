@@ -76,8 +76,9 @@ interface ReplicaCheck {
     const series = await api
       .get(`/v1/analytics/timeseries?interval=day&from=${DAY}&to=${DAY}`)
       .expect(200);
+    // Inserted as rows: no visitor was ever counted for them.
     expect(series.body.data.series[0].buckets).toEqual([
-      { start: `${DAY}T00:00:00.000Z`, clicks: 3 },
+      { start: `${DAY}T00:00:00.000Z`, clicks: 3, uniqueVisitors: 0 },
     ]);
     const clicks = await api.get(`/v1/analytics/clicks?from=${DAY}&to=${DAY}`).expect(200);
     expect(clicks.body.data.items).toHaveLength(3);
