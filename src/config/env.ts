@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { parseAllowlistEntry } from '../common/net/ip-allowlist';
+import { projectRoot } from '../common/project-root';
 
 /**
  * Every environment variable the service reads, once, with its default.
@@ -456,7 +457,9 @@ function parseRetention(reader: EnvReader): RetentionConfig {
 export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
-  const dataDir = path.resolve(reader.string('DATA_DIR', './data'));
+  // From the project root, whatever the current folder: the CLI run from elsewhere reaches the
+  // server's embedded database rather than making an empty one where it stands.
+  const dataDir = path.resolve(projectRoot(), reader.string('DATA_DIR', 'data'));
   const databaseUrl = reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
   const config: AppConfig = {
     http: {

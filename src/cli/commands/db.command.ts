@@ -5,9 +5,15 @@ import type { CliContext } from './cli-context';
 export function registerDbCommands(program: Command, { config, print }: CliContext): void {
   const db = program.command('db').description('Database tasks');
   db.command('migrate')
-    .description('Apply pending migrations (idempotent)')
+    .description(
+      'Apply pending migrations (idempotent); creates the embedded database when DATABASE_URL is unset and DATA_DIR has none',
+    )
     .action(async () => print({ applied: await withDataSource(config.database, migrate) }));
   db.command('seed')
     .description('Write the reference data (idempotent)')
-    .action(async () => print({ seeded: await withDataSource(config.database, seed) }));
+    .action(async () =>
+      print({
+        seeded: await withDataSource(config.database, seed, { createEmbedded: false }),
+      }),
+    );
 }
