@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -59,7 +60,13 @@ async function main(): Promise<void> {
   const app = await createApp({ ...config, database: database.config });
   exitGracefullyOnSignals(app, database.handle, logger);
   await app.listen(config.http.port, config.http.host);
-  logger.log(`Linkpilot listening on ${await app.getUrl()} (API under /v1, docs at /docs)`);
+  // The address as fields: the message's scrubbing would take it for a client's and mask it.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  logger.log('Linkpilot listening (API under /v1, docs at /docs)', {
+    host: config.http.host,
+    port,
+    url: await app.getUrl(),
+  });
 }
 
 /**
