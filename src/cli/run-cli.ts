@@ -8,6 +8,7 @@ import { KnowledgeBaseError } from '../../seeds/merchants.seed';
 import { AppError } from '../common/errors/app-error';
 import { projectRoot } from '../common/project-root';
 import { AppConfig, ConfigError, loadConfig } from '../config/env';
+import { DatabaseUnreachableError } from '../database/database-reachability';
 import { DatabaseNotFoundError, openDatabase } from '../database/open-database';
 import { AdminService, ClickRetentionIncompleteError } from './admin.service';
 import { CliModule, CliModuleOptions } from './cli.module';
@@ -50,13 +51,13 @@ export async function runCli(
     if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
     throw error;
   }
+  const progress = (line: string): void => io.err(`${line}\n`);
   const withAdmin = async (
     work: (admin: AdminService) => Promise<CliResult>,
     options: CliModuleOptions = {},
   ): Promise<void> => {
-    print(await withAdminService(config, work, options));
+    print(await withAdminService(config, work, options, progress));
   };
-  const progress = (line: string): void => io.err(`${line}\n`);
   const program = buildProgram({ config, print, progress, withAdmin }, io);
   if (argv.every((arg) => arg === '--json')) {
     // No command: the help, as `--help` prints it (commander would report it as an error).
@@ -78,7 +79,7 @@ export async function runCli(
       return fail(io, isJson, 'KNOWLEDGE_BASE_INVALID', error.message, 1);
     }
     if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
-    if (error instanceof DatabaseNotFoundError) {
+    if (error instanceof DatabaseNotFoundError || error instanceof DatabaseUnreachableError) {
       return fail(io, isJson, error.code, error.message, 1);
     }
     if (error instanceof ClickRetentionIncompleteError) {
@@ -134,8 +135,12 @@ async function withAdminService(
   config: AppConfig,
   work: (admin: AdminService) => Promise<CliResult>,
   options: CliModuleOptions,
+  progress: (line: string) => void,
 ): Promise<CliResult> {
-  const database = await openDatabase(config.database, { createEmbedded: false });
+  const database = await openDatabase(config.database, {
+    createEmbedded: false,
+    onProgress: progress,
+  });
   let context: INestApplicationContext | undefined;
   try {
     context = await NestFactory.createApplicationContext(

@@ -45,6 +45,8 @@ export interface DatabaseConfig {
    */
   statementTimeoutMs: number;
   connectTimeoutMs: number;
+  /** At start (server, CLI): how long to wait for PostgreSQL to answer before giving up. */
+  startupWaitMs: number;
   analytics: AnalyticsPoolConfig;
 }
 
@@ -208,6 +210,7 @@ export const ENV_VARIABLES = [
   'DATABASE_POOL_SIZE',
   'DATABASE_STATEMENT_TIMEOUT_MS',
   'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STARTUP_WAIT_MS',
   'ANALYTICS_POOL_SIZE',
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
@@ -485,6 +488,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+      startupWaitMs: reader.int('DATABASE_STARTUP_WAIT_MS', 15_000, 0, 600_000),
       analytics: {
         poolSize: reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100),
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),

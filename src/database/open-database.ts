@@ -1,4 +1,5 @@
 import { DatabaseConfig } from '../config/env';
+import { waitForDatabase } from './database-reachability';
 import {
   DatabaseHandle,
   EMBEDDED_POOL_SIZE,
@@ -25,6 +26,8 @@ export interface OpenDatabaseOptions {
    * no empty database behind. Default true.
    */
   createEmbedded?: boolean;
+  /** A line while waiting for PostgreSQL at start (DATABASE_STARTUP_WAIT_MS). */
+  onProgress?: (line: string) => void;
 }
 
 /**
@@ -38,6 +41,11 @@ export async function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Promise<{ config: DatabaseConfig; handle: DatabaseHandle }> {
   if (config.url !== null) {
+    // One start-up policy for every entry point: a bounded wait, then one actionable error.
+    await waitForDatabase(config.url, {
+      waitMs: config.startupWaitMs,
+      onProgress: options.onProgress,
+    });
     return {
       config,
       handle: { url: config.url, isOwner: false, close: () => Promise.resolve() },
