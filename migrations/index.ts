@@ -11,7 +11,7 @@ import { ExcludedHits1764350000000 } from './1764350000000-excluded-hits';
 import { EdgeProfileChanges1764400000000 } from './1764400000000-edge-profile-changes';
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
 import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
-import { MerchantOperatorEdits1764470000000 } from './1764470000000-merchant-operator-edits';
+import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-operator-edits';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -28,5 +28,5 @@ export const MIGRATIONS = [
   ExcludedHits1764350000000,
   EdgeProfileChanges1764400000000,
   ClickRollups1764450000000,
-  MerchantOperatorEdits1764470000000,
+  MerchantOperatorEdits1764540000000,
 ];

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * runs at every boot leaves them alone, so a restart never undoes the operator; only an
  * explicit `npx linkpilot kb apply` replaces them with the bundled profiles.
  */
-export class MerchantOperatorEdits1764470000000 implements MigrationInterface {
-  name = 'MerchantOperatorEdits1764470000000';
+export class MerchantOperatorEdits1764540000000 implements MigrationInterface {
+  name = 'MerchantOperatorEdits1764540000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
