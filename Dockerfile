@@ -1,17 +1,17 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with dev dependencies, run with production ones only, as a non-root user.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY src ./src
 COPY migrations ./migrations
 COPY seeds ./seeds
 RUN npm run build
 
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data

@@ -16,6 +16,7 @@ module.exports = {
     'redirect',
     'analytics',
     'unique-visitors',
+    'visitor-sketches',
     'rate-limit',
     'throttler',
     'idempotency',

@@ -18,6 +18,7 @@ const PURE_CODE = [
   'src/account/billing-period.ts',
   'src/analytics/click-streams.ts',
   'src/analytics/click-retention-months.ts',
+  'src/analytics/hyperloglog.ts',
   'src/kv/kv-script.ts',
   'src/auth/api-key-format.ts',
   'src/common/net/',

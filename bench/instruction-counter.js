@@ -83,4 +83,4 @@ function countInstructions(pid, host) {
   };
 }
 
-module.exports = { hasCallgrind, underCallgrind, countInstructions, parseThreadTotals };
+module.exports = { underCallgrind, countInstructions };

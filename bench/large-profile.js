@@ -346,4 +346,4 @@ function zipfLinkPaths(shape, sampler) {
   return () => `/r/${linkIdOf((sampler() * stride) % shape.links)}`;
 }
 
-module.exports = { largeProfile, largeProfileShape, zipfLinkPaths, linkIdOf };
+module.exports = { largeProfile, zipfLinkPaths, linkIdOf };

@@ -161,4 +161,4 @@ function runLoad({ port, lists, durationS, positions, ratePerSecond }) {
   });
 }
 
-module.exports = { runLoad, serialiseRequest, parseAnswer };
+module.exports = { runLoad, serialiseRequest };

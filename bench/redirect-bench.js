@@ -15,6 +15,12 @@
  * BENCH_INSTRUCTIONS=1: the server and the ceiling run under valgrind's callgrind and each
  * round reports instructions per request (instruction-counter.js): steady where CPU seconds on
  * this VM are not, for comparing two commits. Rates and latencies mean nothing in this mode.
+ *
+ * `--node <path>[,<path>...]` (or BENCH_NODES): the redirect and the ceiling also run under
+ * these node binaries (e.g. Node 24 from `bash scripts/node24.sh`), each server on ports of its
+ * own, all on core 0; each round measures every binary in turn, so they share the machine's
+ * moods. The report's top level is the machine's node, as without the flag; `nodes` has the
+ * figures per binary. Default profile only, not with BENCH_INSTRUCTIONS.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -57,6 +63,16 @@ const DB_URL =
   `postgresql://postgres@127.0.0.1:5432/${IS_LARGE ? 'linkpilot_bench_large' : 'linkpilot_bench'}`;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? `redis://127.0.0.1:6379/${IS_LARGE ? 10 : 9}`;
 const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === '1';
+const OTHER_NODES = (() => {
+  const flag = process.argv.indexOf('--node');
+  const list = flag === -1 ? (process.env.BENCH_NODES ?? '') : process.argv[flag + 1];
+  return (list ?? '').split(',').filter(Boolean);
+})();
+if (OTHER_NODES.length > 0 && (IS_LARGE || INSTRUCTIONS)) {
+  throw new Error(
+    '--node compares node binaries on the default profile, without BENCH_INSTRUCTIONS',
+  );
+}
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The large profile warms up longer: its caches start empty and fill from the visits.
@@ -79,6 +95,17 @@ const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const CEILING_PORT = PORT + 1;
 /** The large profile scrapes the server's cache counters here (METRICS_PORT). */
 const METRICS_PORT = PORT + 2;
+/**
+ * The node binaries under test: this one (the machine's), then those of `--node`, each with
+ * its server's and its ceiling's ports (the first on PORT and CEILING_PORT, the others after
+ * METRICS_PORT) and its version, as the report names it.
+ */
+const NODES = [process.execPath, ...OTHER_NODES].map((binary, i) => ({
+  binary,
+  version: execFileSync(binary, ['--version']).toString().trim(),
+  port: i === 0 ? PORT : METRICS_PORT + 2 * i - 1,
+  ceilingPort: i === 0 ? CEILING_PORT : METRICS_PORT + 2 * i,
+}));
 /** Issue #16's targets for each profile (the RSS is the server's peak resident set, MiB). */
 const TARGETS = IS_LARGE
   ? { ratio: 0.2, p99Ms: 15, p99MsAtFixedRate: 15, peakRssMiB: 512 }
@@ -154,10 +181,17 @@ async function seedCreators() {
   return keys;
 }
 
-const serviceEnv = () => ({
+/**
+ * The servers' DATA_DIR, new for each run: clicks a server spools while Redis is unreachable
+ * would otherwise be replayed into the next run's database, and counted against it.
+ */
+const DATA_DIR = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'linkpilot-bench-'));
+
+const serviceEnv = (port = PORT) => ({
   ...process.env,
   NODE_ENV: 'production',
-  PORT: String(PORT),
+  PORT: String(port),
+  DATA_DIR,
   DATABASE_URL: DB_URL,
   REDIS_URL,
   LOG_LEVEL: 'warn',
@@ -169,14 +203,18 @@ const serviceEnv = () => ({
   ...(IS_LARGE ? { METRICS_PORT: String(METRICS_PORT) } : {}),
 });
 
-/** The service under test, all on core 0: the edge server and its click workers (nice 19). */
-function startService() {
-  const [command, args] = serverProcess(process.execPath, [
+/**
+ * The service under test, all on core 0: the edge server and its click workers (nice 19).
+ * Under `--node` each other binary gets a server of its own (`workers` 0): the machine's
+ * node runs the click workers for all of them.
+ */
+function startService(node = NODES[0], workerCount = WORKERS) {
+  const [command, args] = serverProcess(node.binary, [
     ...SERVER_NODE_ARGS,
     path.join(root, 'dist/main.js'),
   ]);
-  const server = spawn(command, args, { cwd: root, env: serviceEnv(), stdio: 'inherit' });
-  const workers = Array.from({ length: WORKERS }, () => {
+  const server = spawn(command, args, { cwd: root, env: serviceEnv(node.port), stdio: 'inherit' });
+  const workers = Array.from({ length: workerCount }, () => {
     const [workerCommand, workerArgs] = pinned(0, 'nice', [
       '-n',
       '19',
@@ -423,9 +461,9 @@ const coreBusyPercent = (before, after) =>
     Math.round((100 * (core.busy - before[i].busy)) / Math.max(1, core.total - before[i].total)),
   );
 
-function startCeiling() {
-  const source = `require('node:http').createServer((q, s) => { s.writeHead(302, { location: 'https://www.amazon.com/dp/B0BDHWDR12', 'cache-control': 'private, no-store' }); s.end(); }).listen(${CEILING_PORT}, '127.0.0.1');`;
-  const [command, args] = serverProcess(process.execPath, ['-e', source]);
+function startCeiling(node = NODES[0]) {
+  const source = `require('node:http').createServer((q, s) => { s.writeHead(302, { location: 'https://www.amazon.com/dp/B0BDHWDR12', 'cache-control': 'private, no-store' }); s.end(); }).listen(${node.ceilingPort}, '127.0.0.1');`;
+  const [command, args] = serverProcess(node.binary, ['-e', source]);
   return spawn(command, args, { stdio: 'inherit' });
 }
 
@@ -550,37 +588,107 @@ const isPortTaken = (port) =>
     socket.once('error', () => resolve(false));
   });
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/** The medians of one side (`pick`: the redirect or the ceiling) over some rounds. */
+const medianOf = (rounds, pick) => ({
+  requestsPerSecond: median(rounds.map((r) => pick(r).requestsPerSecond)),
+  latencyP50Ms: median(rounds.map((r) => pick(r).latencyP50Ms)),
+  latencyP99Ms: median(rounds.map((r) => pick(r).latencyP99Ms)),
+  share302: Math.min(...rounds.map((r) => pick(r).share302)),
+  errors: rounds.reduce((sum, r) => sum + pick(r).errors, 0),
+  cpuUsPerRequest: rounds.some((r) => pick(r).cpuUsPerRequest === null)
+    ? null
+    : median(rounds.map((r) => pick(r).cpuUsPerRequest)),
+});
+
+/** The server's CPU per click against the bare server's per request: steadier than req/s. */
+const cpuRatio = (redirect, ceiling) =>
+  redirect.cpuUsPerRequest === null || ceiling.cpuUsPerRequest === null
+    ? null
+    : Number((redirect.cpuUsPerRequest / ceiling.cpuUsPerRequest).toFixed(2));
+
+/** Each round's figures, as the report lists them. */
+const roundsReport = (rounds) =>
+  rounds.map((r) => ({
+    redirectRps: r.redirect.requestsPerSecond,
+    ceilingRps: r.ceiling.requestsPerSecond,
+    ratio: Number(r.ratio.toFixed(3)),
+    redirectP99Ms: r.redirect.latencyP99Ms,
+    redirectCoresBusyPercent: r.redirect.coresBusyPercent,
+    ceilingCoresBusyPercent: r.ceiling.coresBusyPercent,
+    redirectCpuUs: r.redirect.cpuUsPerRequest,
+    ...(INSTRUCTIONS
+      ? {
+          redirectInstructions: r.redirect.instructionsPerRequest,
+          ceilingInstructions: r.ceiling.instructionsPerRequest,
+        }
+      : {}),
+    ceilingCpuUs: r.ceiling.cpuUsPerRequest,
+    cpuUsPerClick: {
+      ...r.cpuUsPerClick,
+      loadGenerator: r.redirect.loadGeneratorCpuUsPerRequest,
+    },
+    ceilingLoadGeneratorCpuUs: r.ceiling.loadGeneratorCpuUsPerRequest,
+    ...(IS_LARGE ? { cacheHitRates: r.cacheHitRates } : {}),
+  }));
+
+/** A ceiling server that listens, or an error (a stale one on its port would be measured). */
+async function ceilingListening(ceilingServer, port) {
+  // Listening within half a second natively; under callgrind it takes seconds.
+  for (let waited = 0; waited < (INSTRUCTIONS ? 60_000 : 500); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (ceilingServer.exitCode !== null || (await isPortTaken(port))) break;
+  }
+  if (ceilingServer.exitCode !== null) {
+    throw new Error(`the ceiling server exited (is port ${port} taken?)`);
+  }
+}
+
 async function main() {
-  for (const port of [PORT, CEILING_PORT, ...(IS_LARGE ? [METRICS_PORT] : [])]) {
+  const ports = NODES.flatMap((node) => [node.port, node.ceilingPort]);
+  for (const port of [...ports, ...(IS_LARGE ? [METRICS_PORT] : [])]) {
     if (await isPortTaken(port)) {
       throw new Error(`port ${port} is taken (another bench or a stale server?); set BENCH_PORT`);
     }
   }
+  if (NODES.length > 1) {
+    console.log(`bench: node binaries, alternated: ${NODES.map((n) => n.version).join(', ')}`);
+  }
   const profile = IS_LARGE ? largeBenchProfile() : defaultProfile();
   await profile.prepare();
   const service = startService();
+  const services = [service];
+  const ceilingServers = [];
   try {
     await waitForHealth(PORT);
+    // One after another: each server's start-up creates the coming months' click partitions.
+    for (const node of NODES.slice(1)) {
+      services.push(startService(node, 0));
+      await waitForHealth(node.port);
+    }
     const { creatorIds, linkCount, lists, setup } = await profile.afterStart();
     console.log(
       `bench: ${PROFILE} profile, ${creatorIds.length} creators, ${linkCount} links; warming up ${WARMUP_S}s`,
     );
-    const ceilingServer = startCeiling();
-    // Listening within half a second natively; under callgrind it takes seconds.
-    for (let waited = 0; waited < (INSTRUCTIONS ? 60_000 : 500); waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      if (ceilingServer.exitCode !== null || (await isPortTaken(CEILING_PORT))) break;
+    for (const node of NODES) {
+      const ceilingServer = startCeiling(node);
+      ceilingServers.push(ceilingServer);
+      await ceilingListening(ceilingServer, node.ceilingPort);
     }
-    // A ceiling that could not listen (a stale one on the port) would measure the wrong server.
-    if (ceilingServer.exitCode !== null) {
-      throw new Error(`the ceiling server exited (is port ${CEILING_PORT} taken?)`);
-    }
+    const ceilingServer = ceilingServers[0];
     const scrapeLookups = () => (IS_LARGE ? scrapeCacheLookups(METRICS_PORT) : null);
     const lookupsAtStart = await scrapeLookups();
-    await load(PORT, lists, WARMUP_S);
-    await load(CEILING_PORT, lists, WARMUP_S);
-    const measureCeiling = () =>
-      measured([ceilingServer.pid], () => load(CEILING_PORT, lists, DURATION_S), process.env.HOST);
+    for (const node of NODES) {
+      await load(node.port, lists, WARMUP_S);
+      await load(node.ceilingPort, lists, WARMUP_S);
+    }
+    const measureCeiling = (i = 0) =>
+      measured(
+        [ceilingServers[i].pid],
+        () => load(NODES[i].ceilingPort, lists, DURATION_S),
+        process.env.HOST,
+      );
     // Counting instructions, nothing is gained by alternating (the count does not drift with
     // the machine), and a server left idle for minutes while the other is measured lets V8
     // drop compiled code and compact its heap, which the next round then pays for: the
@@ -593,46 +701,58 @@ async function main() {
     }
     // Redirect and ceiling alternate, ROUNDS times each, and the medians are reported: on this
     // machine the load generator shares a core with PostgreSQL and Redis, and one run of
-    // either can be off by a quarter.
-    const rounds = [];
+    // either can be off by a quarter. Under `--node` each round does so for every binary, in
+    // the opposite order from the round before, so neither always follows the other.
+    const roundsByNode = NODES.map(() => []);
+    const rounds = roundsByNode[0];
     let counted = 0;
     let inDatabase = 0;
     let settledMs = 0;
-    for (let round = 1; round <= ROUNDS; round++) {
-      console.log(
-        `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
-      );
-      const countedBefore = await countCountedClicks(creatorIds);
-      const lookupsBefore = await scrapeLookups();
-      const meter = clickCpuMeter(service);
-      const redirectRound = await measured(
-        [service.serverPid],
-        () => load(PORT, lists, DURATION_S),
-        serviceEnv().HOST,
-      );
-      const stoppedAt = Date.now();
-      const lookupsAfter = await scrapeLookups();
-      counted = await countCountedClicks(creatorIds);
-      inDatabase = await countClicksInDatabase();
-      // Answers still in flight when the load stopped are counted a moment later: both
-      // figures are read again until they agree.
-      while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+    allRounds: for (let round = 1; round <= ROUNDS; round++) {
+      const order = NODES.map((_, i) => i);
+      if (round % 2 === 0) order.reverse();
+      for (const i of order) {
+        const node = NODES[i];
+        console.log(
+          NODES.length === 1
+            ? `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`
+            : `bench: round ${round}/${ROUNDS}, node ${node.version}: GET /r/:id, then its ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
+        );
+        const countedBefore = await countCountedClicks(creatorIds);
+        const lookupsBefore = await scrapeLookups();
+        const meter = clickCpuMeter({
+          serverPid: services[i].serverPid,
+          workerPids: service.workerPids,
+        });
+        const redirectRound = await measured(
+          [services[i].serverPid],
+          () => load(node.port, lists, DURATION_S),
+          serviceEnv().HOST,
+        );
+        const stoppedAt = Date.now();
+        const lookupsAfter = await scrapeLookups();
         counted = await countCountedClicks(creatorIds);
         inDatabase = await countClicksInDatabase();
+        // Answers still in flight when the load stopped are counted a moment later: both
+        // figures are read again until they agree.
+        while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          counted = await countCountedClicks(creatorIds);
+          inDatabase = await countClicksInDatabase();
+        }
+        settledMs = Math.max(settledMs, Date.now() - stoppedAt);
+        // From the start of the load until its clicks were all stored.
+        const cpuUsPerClick = meter(counted - countedBefore);
+        if (inDatabase !== counted) break allRounds;
+        const ceilingRound = INSTRUCTIONS ? ceilingRounds[round - 1] : await measureCeiling(i);
+        roundsByNode[i].push({
+          redirect: redirectRound,
+          ceiling: ceilingRound,
+          cpuUsPerClick,
+          ratio: redirectRound.requestsPerSecond / ceilingRound.requestsPerSecond,
+          cacheHitRates: IS_LARGE ? cacheHitRates(lookupsBefore, lookupsAfter) : undefined,
+        });
       }
-      settledMs = Math.max(settledMs, Date.now() - stoppedAt);
-      // From the start of the load until its clicks were all stored.
-      const cpuUsPerClick = meter(counted - countedBefore);
-      if (inDatabase !== counted) break;
-      const ceilingRound = INSTRUCTIONS ? ceilingRounds[round - 1] : await measureCeiling();
-      rounds.push({
-        redirect: redirectRound,
-        ceiling: ceilingRound,
-        cpuUsPerClick,
-        ratio: redirectRound.requestsPerSecond / ceilingRound.requestsPerSecond,
-        cacheHitRates: IS_LARGE ? cacheHitRates(lookupsBefore, lookupsAfter) : undefined,
-      });
     }
     // Read after the rounds, before the fixed-rate run: a rate over what the server serves (the
     // large profile's, cold) piles requests up in it, which its peak memory would show instead.
@@ -641,9 +761,8 @@ async function main() {
     const serverMemoryAtEnd = IS_LARGE ? await scrapeMemory(METRICS_PORT) : null;
     // Below saturation: both servers at the same fixed rate, latency counted from when each
     // request was due (the generator's 1 ms schedule shows in both).
-    let fixedRate = null;
-    if (FIXED_RATE > 0 && rounds.length > 0) {
-      console.log(`bench: GET /r/:id, then the ceiling, at a fixed ${FIXED_RATE} requests/s`);
+    const fixedRateByNode = NODES.map(() => null);
+    if (FIXED_RATE > 0 && roundsByNode.every((nodeRounds) => nodeRounds.length > 0)) {
       const atRate = async (port) => {
         const result = await load(port, lists, DURATION_S, FIXED_RATE);
         console.log(
@@ -656,35 +775,29 @@ async function main() {
           share302: result.requests === 0 ? 0 : result.status302 / result.requests,
         };
       };
-      fixedRate = {
-        requestsPerSecond: FIXED_RATE,
-        redirect: await atRate(PORT),
-        ceiling: await atRate(CEILING_PORT),
-      };
+      for (const [i, node] of NODES.entries()) {
+        console.log(
+          `bench: GET /r/:id, then the ceiling, at a fixed ${FIXED_RATE} requests/s${NODES.length === 1 ? '' : `, node ${node.version}`}`,
+        );
+        fixedRateByNode[i] = {
+          requestsPerSecond: FIXED_RATE,
+          redirect: await atRate(node.port),
+          ceiling: await atRate(node.ceilingPort),
+        };
+      }
     }
-    ceilingServer.kill('SIGTERM');
-    if (rounds.length === 0) {
+    const fixedRate = fixedRateByNode[0];
+    for (const server of ceilingServers) server.kill('SIGTERM');
+    if (roundsByNode.some((nodeRounds) => nodeRounds.length === 0)) {
       throw new Error(
         `no round completed: ${counted - inDatabase} counted clicks were not in PostgreSQL 10 s after the load stopped`,
       );
     }
     // And at the very end, before the server goes: the peak with the fixed-rate run.
     const serverPeakRssWithFixedRateMiB = peakRssMiB(service.serverPid);
-    service.kill();
-    const median = (values) =>
-      [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-    const medianOf = (pick) => ({
-      requestsPerSecond: median(rounds.map((r) => pick(r).requestsPerSecond)),
-      latencyP50Ms: median(rounds.map((r) => pick(r).latencyP50Ms)),
-      latencyP99Ms: median(rounds.map((r) => pick(r).latencyP99Ms)),
-      share302: Math.min(...rounds.map((r) => pick(r).share302)),
-      errors: rounds.reduce((sum, r) => sum + pick(r).errors, 0),
-      cpuUsPerRequest: rounds.some((r) => pick(r).cpuUsPerRequest === null)
-        ? null
-        : median(rounds.map((r) => pick(r).cpuUsPerRequest)),
-    });
-    const redirect = medianOf((r) => r.redirect);
-    const ceiling = medianOf((r) => r.ceiling);
+    for (const { kill } of services) kill();
+    const redirect = medianOf(rounds, (r) => r.redirect);
+    const ceiling = medianOf(rounds, (r) => r.ceiling);
     const report = {
       measuredAt: new Date().toISOString(),
       machine: `${require('node:os').cpus().length} cores (${require('node:os').cpus()[0]?.model ?? 'unknown'}), ${Math.round(require('node:os').totalmem() / 2 ** 30)} GiB, node ${process.version}, pinned: ${hasTaskset}`,
@@ -700,7 +813,6 @@ async function main() {
       redirect,
       ceiling,
       ratioToCeiling: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),
-      // The server's CPU per click against the bare server's per request: steadier than req/s.
       // Under BENCH_INSTRUCTIONS=1: the redirect's instructions per request against the bare
       // server's, every thread of each process (medians of the rounds).
       instructionsPerRequest: INSTRUCTIONS
@@ -712,32 +824,26 @@ async function main() {
             ),
           }
         : undefined,
-      cpuPerRequestToCeiling:
-        redirect.cpuUsPerRequest === null || ceiling.cpuUsPerRequest === null
-          ? null
-          : Number((redirect.cpuUsPerRequest / ceiling.cpuUsPerRequest).toFixed(2)),
-      rounds: rounds.map((r) => ({
-        redirectRps: r.redirect.requestsPerSecond,
-        ceilingRps: r.ceiling.requestsPerSecond,
-        ratio: Number(r.ratio.toFixed(3)),
-        redirectP99Ms: r.redirect.latencyP99Ms,
-        redirectCoresBusyPercent: r.redirect.coresBusyPercent,
-        ceilingCoresBusyPercent: r.ceiling.coresBusyPercent,
-        redirectCpuUs: r.redirect.cpuUsPerRequest,
-        ...(INSTRUCTIONS
-          ? {
-              redirectInstructions: r.redirect.instructionsPerRequest,
-              ceilingInstructions: r.ceiling.instructionsPerRequest,
-            }
-          : {}),
-        ceilingCpuUs: r.ceiling.cpuUsPerRequest,
-        cpuUsPerClick: {
-          ...r.cpuUsPerClick,
-          loadGenerator: r.redirect.loadGeneratorCpuUsPerRequest,
-        },
-        ceilingLoadGeneratorCpuUs: r.ceiling.loadGeneratorCpuUsPerRequest,
-        ...(IS_LARGE ? { cacheHitRates: r.cacheHitRates } : {}),
-      })),
+      cpuPerRequestToCeiling: cpuRatio(redirect, ceiling),
+      rounds: roundsReport(rounds),
+      // Under `--node`: the same figures for each binary (the first is the top level's).
+      nodes:
+        NODES.length === 1
+          ? undefined
+          : NODES.map((node, i) => {
+              const nodeRedirect = medianOf(roundsByNode[i], (r) => r.redirect);
+              const nodeCeiling = medianOf(roundsByNode[i], (r) => r.ceiling);
+              return {
+                node: node.version,
+                binary: node.binary,
+                redirect: nodeRedirect,
+                ceiling: nodeCeiling,
+                ratioToCeiling: Number(median(roundsByNode[i].map((r) => r.ratio)).toFixed(3)),
+                cpuPerRequestToCeiling: cpuRatio(nodeRedirect, nodeCeiling),
+                rounds: roundsReport(roundsByNode[i]),
+                fixedRate: fixedRateByNode[i],
+              };
+            }),
       ...(IS_LARGE
         ? {
             // Share of lookups answered at each level, over the warm-up and every round (not the
@@ -782,7 +888,9 @@ async function main() {
     );
     console.log(JSON.stringify(report, null, 2));
   } finally {
-    service.kill();
+    for (const server of ceilingServers) server.kill('SIGTERM');
+    for (const { kill } of services) kill();
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
   }
 }
 

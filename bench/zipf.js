@@ -43,4 +43,4 @@ function zipfSampler(n, s, seed) {
   };
 }
 
-module.exports = { zipfSampler, seededRandom };
+module.exports = { zipfSampler };

@@ -232,7 +232,7 @@ export interface paths {
         };
         /**
          * The caller's clicks per UTC hour or day, zero-filled, optionally per group
-         * @description `from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); at most 1,000 buckets and 10,000 points (series × buckets); beyond either, a 400 naming the limit and how to narrow the request.
+         * @description `from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); at most 1,000 buckets and 10,000 points (series × buckets); beyond either, a 400 naming the limit and how to narrow the request. By day without grouping, each bucket also carries `uniqueVisitors` (of the link with `linkId`, else of the environment); hourly and grouped buckets have no such field.
          */
         get: operations["AnalyticsController_timeseries"];
         put?: never;
@@ -486,12 +486,25 @@ export interface components {
              */
             lastRefreshFailureReasons?: string[];
         };
+        ReadReplicaCheckResponse: {
+            /** @description Its place in DATABASE_READ_URL, from 1 */
+            replica: number;
+            /**
+             * @description ok: analytics reads go there; lagging: further behind than DATABASE_READ_MAX_LAG_S; unreachable: down or failing; not_a_replica: neither in recovery nor the primary; unknown: not measured yet. Only ok replicas are read from; else the primary answers
+             * @enum {string}
+             */
+            status: "ok" | "lagging" | "unreachable" | "not_a_replica" | "unknown";
+            /** @description Seconds of the primary's commits it may not show yet (at least this much when lagging); null when not measured */
+            lagSeconds: number | null;
+        };
         HealthChecksResponse: {
             database: components["schemas"]["DependencyCheckResponse"];
             /** @description Redis; while it is unreachable, limits apply in-process and counted clicks are spooled */
             kv: components["schemas"]["KvHealthCheckResponse"];
             /** @description Does not affect `status` */
             fx: components["schemas"]["FxHealthCheckResponse"];
+            /** @description The read replicas of the analytics reads (DATABASE_READ_URL), present when set, as this node's last check found them (every second); does not affect `status`: without them the primary answers */
+            readReplicas?: components["schemas"]["ReadReplicaCheckResponse"][];
         };
         HealthResponse: {
             /** @enum {string} */
@@ -1032,6 +1045,8 @@ export interface components {
              */
             start: string;
             clicks: number;
+            /** @description Distinct visitors of the day’s counted clicks (one per visitor and UTC day; HyperLogLog, about 0.81% standard error), of the link with `linkId`, else of the key’s environment. Only in `interval=day` buckets of the ungrouped series (`groupBy=none`): there is no sketch per hour or per group, and the field is then absent. */
+            uniqueVisitors?: number;
         };
         TimeseriesSeriesResponse: {
             /** @description The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network) */

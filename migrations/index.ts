@@ -11,6 +11,8 @@ import { ExcludedHits1764350000000 } from './1764350000000-excluded-hits';
 import { EdgeProfileChanges1764400000000 } from './1764400000000-edge-profile-changes';
 import { Webhooks1764250000000 } from './1764250000000-webhooks';
 import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
+import { VisitorSketches1764500000000 } from './1764500000000-visitor-sketches';
+import { ClickRollupWatermark1764520000000 } from './1764520000000-click-rollup-watermark';
 import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-operator-edits';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -28,5 +30,7 @@ export const MIGRATIONS = [
   ExcludedHits1764350000000,
   EdgeProfileChanges1764400000000,
   ClickRollups1764450000000,
+  VisitorSketches1764500000000,
+  ClickRollupWatermark1764520000000,
   MerchantOperatorEdits1764540000000,
 ];

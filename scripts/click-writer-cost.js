@@ -6,7 +6,10 @@
  * consumer's one statement per pass) on synthetic stream entries, at the consumer's batch
  * sizes, in rounds alternating triggers on and off, and prints the medians: CPU of the
  * database backend that ran the statements (from /proc, so PostgreSQL must run on this
- * machine) and wall time, in microseconds per click.
+ * machine) and wall time, in microseconds per click. Clicks are stamped from now on, 5 ms
+ * apart, as the edge stamps them; the hours they pass are settled into the creator rollups
+ * as the app does it (ClickRollupSettler, on the same backend), and that CPU is reported
+ * per click written with the triggers on (`settleCpuUsPerClick`), to add to their cost.
  *
  * WRITER_COST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/linkpilot_writer_cost)
  * is dropped and recreated, then migrated. WRITER_COST_SIZES (default 50,500,2000,8000),
@@ -28,6 +31,7 @@ const SIZES = (process.env.WRITER_COST_SIZES ?? '50,500,2000,8000').split(',').m
 const CLICKS = Number(process.env.WRITER_COST_CLICKS ?? 40_000);
 const ROUNDS = Number(process.env.WRITER_COST_ROUNDS ?? 3);
 const SHAPE = process.env.WRITER_COST_SHAPE ?? 'bench';
+const HOUR_MS = 60 * 60 * 1000;
 
 const COUNTRIES = [
   'US',
@@ -110,6 +114,12 @@ async function main() {
   const { ClickStreamConsumer } = require(
     path.join(root, 'dist/src/analytics/click-stream.consumer'),
   );
+  const { ClickRollupsRepository } = require(
+    path.join(root, 'dist/src/analytics/click-rollups.repository'),
+  );
+  const { ClickRollupSettler } = require(
+    path.join(root, 'dist/src/analytics/click-rollup-settler.service'),
+  );
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
   const month = new Date().toISOString().slice(0, 7);
@@ -124,9 +134,38 @@ async function main() {
     null,
     { query: (sql, parameters) => db.query(sql, parameters) },
   );
+  // The settling of the app, through this connection (a DataSource's query and transaction).
+  const manager = { query: async (sql, parameters) => (await db.query(sql, parameters)).rows };
+  const dataSource = {
+    ...manager,
+    async transaction(work) {
+      await db.query('BEGIN');
+      try {
+        const result = await work(manager);
+        await db.query('COMMIT');
+        return result;
+      } catch (error) {
+        await db.query('ROLLBACK');
+        throw error;
+      }
+    },
+  };
+  let atMs = Date.now();
+  // The app's clock, as the settler sees it: the time of the next click to be written.
+  let nowMs = atMs;
+  const settler = new ClickRollupSettler(
+    { consumerEnabled: true },
+    new ClickRollupsRepository(dataSource),
+    { nowMs: () => nowMs },
+  );
+  const settle = { cpuSeconds: 0, clicks: 0 };
+  async function measureSettling(work) {
+    const cpuBefore = backendCpuSeconds(pid);
+    await work();
+    settle.cpuSeconds += backendCpuSeconds(pid) - cpuBefore;
+  }
   const allLinks = links();
   let n = 0;
-  let atMs = Date.now() - 60 * 60 * 1000;
   const results = [];
   for (const size of SIZES) {
     const samples = { off: [], on: [] };
@@ -142,11 +181,15 @@ async function main() {
             return { id: `${n}-0`, payload: entry(allLinks[(n * 7) % allLinks.length], n, atMs) };
           }),
         );
+        // The hours due by now (the round's first click) are settled before the round.
+        nowMs = atMs - batches.length * size * 5;
+        if (mode === 'on') await measureSettling(() => settler.settleDue());
         const cpuBefore = backendCpuSeconds(pid);
         const startedAt = process.hrtime.bigint();
         for (const batch of batches) await writer.insert(batch);
         const wallUs = Number(process.hrtime.bigint() - startedAt) / 1e3;
         const clicks = batches.length * size;
+        if (mode === 'on') settle.clicks += clicks;
         samples[mode].push({
           cpuUs: ((backendCpuSeconds(pid) - cpuBefore) * 1e6) / clicks,
           wallUs: wallUs / clicks,
@@ -163,6 +206,13 @@ async function main() {
     results.push(row);
     console.log(JSON.stringify(row));
   }
+  // Every hour written is settled in the end, so the settling's CPU covers every click on.
+  await measureSettling(() => settler.settleUntil(new Date(Math.ceil(atMs / HOUR_MS) * HOUR_MS)));
+  console.log(
+    JSON.stringify({
+      settleCpuUsPerClick: Number(((settle.cpuSeconds * 1e6) / settle.clicks).toFixed(2)),
+    }),
+  );
   const [rows] = (
     await db.query(`SELECT (SELECT count(*) FROM clicks)::int AS clicks,
       (SELECT count(*) FROM click_rollup_links)::int AS links,

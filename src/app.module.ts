@@ -23,6 +23,7 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ClickPipelineModule } from './analytics/click-pipeline.module';
 import { ClickRetentionModule } from './analytics/click-retention.module';
+import { VisitorSketchMoveModule } from './analytics/visitor-sketch-move.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ApiThrottlerGuard } from './rate-limit/api-throttler.guard';
 import { AppMetrics } from './metrics/app-metrics';
@@ -59,6 +60,7 @@ export class AppModule {
         ClickPipelineModule,
         ClickRetentionModule,
         AnalyticsModule,
+        VisitorSketchMoveModule,
         ScheduleModule.forRoot(),
         FxModule,
         ProbesModule,

@@ -34,6 +34,7 @@ import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
 import { CLICK_CONSUMER_GROUP, ClickStreamConsumer } from './analytics/click-stream.consumer';
 import { CLICK_STREAMS } from './analytics/click-streams';
 import { KvStore } from './kv/kv-store';
+import { ReadReplicas } from './database/read-replicas';
 import { FxService } from './fx/fx.service';
 import { createOpenApiDocument } from './openapi/openapi-document';
 import { assertWebhookKeyConfigured } from './webhooks/webhook-secret-keyring';
@@ -163,6 +164,7 @@ function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics)
   const fx = app.get(FxService, { strict: false });
   const store = app.get(KvStore, { strict: false });
   const dataSource = app.get(DataSource, { strict: false });
+  const replicas = app.get(ReadReplicas, { strict: false });
   registerBackgroundGauges(metrics.registry, {
     clickStreams: {
       streams: CLICK_STREAMS,
@@ -175,6 +177,12 @@ function observeBackgroundWork(app: NestFastifyApplication, metrics: AppMetrics)
     kvConnections: () => store.connectionUsage(),
     clicksWritten: () => consumer.writtenInBackground,
     fxAgeHours: () => fx.peekHeldAgeHours(),
+    readReplicas: () =>
+      replicas.states().map(({ replica, status, lagSeconds }) => ({
+        replica,
+        isInUse: status === 'ok',
+        lagSeconds,
+      })),
   });
 }
 

@@ -1,3 +1,4 @@
+import { addVisitorInMemory } from '../analytics/unique-visitors';
 import type { KvScript, ScriptArg, ScriptData } from '../kv/kv-script';
 import { AdmissionVerdict, admitClickInMemory, ClickAdmissionRequest } from './click-admission';
 import { bucketKeyOf } from './edge-keys';
@@ -144,10 +145,7 @@ function admitOneInMemory(
   data.appendToStream(stream, String(args[8]));
   const visitorHash = String(args[9]);
   if (visitorHash !== '') {
-    for (const key of visitorSets) {
-      data.structureAt(key, () => new Set<string>()).add(visitorHash);
-      data.expireInMs(key, Number(args[10]) * 1000);
-    }
+    for (const key of visitorSets) addVisitorInMemory(data, key, visitorHash, Number(args[10]));
   }
   return ['counted', counted];
 }

@@ -1,3 +1,4 @@
+import { addVisitorInMemory } from '../analytics/unique-visitors';
 import type { KvScript } from '../kv/kv-script';
 
 /**
@@ -9,9 +10,12 @@ import type { KvScript } from '../kv/kv-script';
  * One spooled click back into its shard's click stream, and its visitor into the link-day and
  * creator-day unique-visitor HyperLogLogs, as the admission script would have done. Replaying
  * a click twice appends it twice (the consumer's insert skips the second, by record id) and
- * adds its visitor twice (a set: no change).
- * KEYS: stream, link-day HyperLogLog, creator-day HyperLogLog. ARGV: record, visitor hash
- * ('' when unknown), unique-visitor TTL seconds. Reply: the stream entry's id.
+ * adds its visitor twice (a set: no change). A click of a day already over is also noted in
+ * the shard's late set, so the sketch mover takes its day's sketches to PostgreSQL again
+ * (analytics/unique-visitors.ts lateSketchesKey).
+ * KEYS: stream, link-day HyperLogLog, creator-day HyperLogLog, the shard's late set.
+ * ARGV: record, visitor hash ('' when unknown), unique-visitor TTL seconds, late member ('' for
+ * a click of today). Reply: the stream entry's id.
  */
 export const REPLAY_SPOOLED_CLICK_SCRIPT: KvScript<string> = {
   name: 'replaySpooledClick',
@@ -20,17 +24,24 @@ local id = redis.call('XADD', KEYS[1], '*', 'c', ARGV[1])
 if ARGV[2] ~= '' then
   if redis.call('PFADD', KEYS[2], ARGV[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
   if redis.call('PFADD', KEYS[3], ARGV[2]) == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+  if ARGV[4] ~= '' then
+    redis.call('SADD', KEYS[4], ARGV[4])
+    redis.call('EXPIRE', KEYS[4], ARGV[3])
+  end
 end
 return id
 `,
   runInMemory(data, keys, args) {
-    const [stream, ...visitorSets] = keys;
+    const [stream, linkSketch, creatorSketch, lateSet] = keys;
     const id = data.appendToStream(stream, String(args[0]));
     const visitorHash = String(args[1]);
+    const ttlSeconds = Number(args[2]);
     if (visitorHash !== '') {
-      for (const key of visitorSets) {
-        data.structureAt(key, () => new Set<string>()).add(visitorHash);
-        data.expireInMs(key, Number(args[2]) * 1000);
+      addVisitorInMemory(data, linkSketch, visitorHash, ttlSeconds);
+      addVisitorInMemory(data, creatorSketch, visitorHash, ttlSeconds);
+      if (String(args[3]) !== '') {
+        data.structureAt(lateSet, () => new Set<string>()).add(String(args[3]));
+        data.expireInMs(lateSet, ttlSeconds * 1000);
       }
     }
     return id;

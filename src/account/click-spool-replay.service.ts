@@ -9,9 +9,12 @@ import { ClickCountsService } from '../analytics/click-counts.service';
 import { clickStreamKey, edgeShardOf } from '../analytics/click-streams';
 import {
   clickDayOf,
+  lateSketchesKey,
+  lateSketchMember,
   UNIQUE_VISITORS_TTL_SECONDS,
   uniqueVisitorKeys,
 } from '../analytics/unique-visitors';
+import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import { MemoryKvStore } from '../kv/memory-kv-store';
 import { ClickSpool } from './click-spool';
@@ -72,6 +75,7 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
     private readonly store: KvStore,
     private readonly spool: ClickSpool,
     private readonly clickCounts: ClickCountsService,
+    private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -165,17 +169,25 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
     return used >= 0;
   }
 
+  /**
+   * A click of a day already over (this node's clock) is noted as late: the sketch mover may
+   * have taken its day to PostgreSQL before the replay added the visitor.
+   */
   private replayClick(click: ReplayableClick): Promise<string> {
-    const visitorSets = uniqueVisitorKeys(
-      click.creatorId,
-      click.environment,
-      click.linkId,
-      clickDayOf(click.clickedAtMs),
-    );
+    const { creatorId, environment, linkId } = click;
+    const day = clickDayOf(click.clickedAtMs);
+    const visitorSets = uniqueVisitorKeys(creatorId, environment, linkId, day);
+    const shard = edgeShardOf(creatorId);
+    const isLate = day < clickDayOf(this.clock.nowMs());
     return this.store.runScript(
       REPLAY_SPOOLED_CLICK_SCRIPT,
-      [clickStreamKey(edgeShardOf(click.creatorId)), visitorSets.link, visitorSets.creator],
-      [click.record, click.visitorHash ?? '', UNIQUE_VISITORS_TTL_SECONDS],
+      [clickStreamKey(shard), visitorSets.link, visitorSets.creator, lateSketchesKey(shard)],
+      [
+        click.record,
+        click.visitorHash ?? '',
+        UNIQUE_VISITORS_TTL_SECONDS,
+        isLate ? lateSketchMember({ creatorId, environment, linkId, day }) : '',
+      ],
     );
   }
 }

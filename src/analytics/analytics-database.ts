@@ -8,19 +8,15 @@ import { isStatementTimeout } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { DatabaseConfig } from '../config/env';
-import { buildDataSourceOptions } from '../database/data-source-options';
+import { analyticsPoolOptions } from '../database/analytics-pool';
+import { isReplicaFailure, ReadReplicas } from '../database/read-replicas';
+import { AppMetrics } from '../metrics/app-metrics';
 
 /** Seconds a caller refused by the analytics bounds should wait before asking again. */
-export const ANALYTICS_RETRY_AFTER_SECONDS = 2;
+const ANALYTICS_RETRY_AFTER_SECONDS = 2;
 
-/**
- * The analytics sessions' own settings. No parallel workers: a slot is then one backend, at
- * most one core, so ANALYTICS_POOL_SIZE bounds the cores analytics can take from the rest.
- * No JIT: these statements aggregate over many monthly partitions, and compiling each
- * partition's expressions costs more CPU than it saves on scans of this size (the analytics
- * benchmark, docs/benchmarks.md).
- */
-const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' };
+/** Where an analytics call was answered, counted for /metrics. */
+const ANSWERED_BY = ['primary', 'replica'] as const;
 
 /**
  * Where the analytics reads run, apart from the serving pool that the edge (link records on a
@@ -33,6 +29,12 @@ const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 
  *
  * With ANALYTICS_POOL_SIZE=0 (always on PGlite, which serves one session) the reads run on
  * the serving pool, one at a time: the edge then waits behind at most one analytics statement.
+ *
+ * With read replicas (DATABASE_READ_URL, database/read-replicas.ts) a slot runs its call on a
+ * replica keeping up within DATABASE_READ_MAX_LAG_S, else on the primary's analytics pool; a
+ * call that fails on the replica because of the replica is run again on the primary, in the
+ * same slot, so a replica never costs a caller an error. The slots bound the calls of this
+ * server wherever they run.
  */
 @Injectable()
 export class AnalyticsDatabase implements OnModuleDestroy {
@@ -42,12 +44,22 @@ export class AnalyticsDatabase implements OnModuleDestroy {
   /** Their own pool, opened by the first read (the CLI builds this module and never reads). */
   private opening: Promise<DataSource> | null = null;
 
+  private readonly answeredBy: Record<(typeof ANSWERED_BY)[number], number>;
+
   constructor(
     @InjectDataSource() private readonly serving: DataSource,
     @InjectConfig('database') private readonly config: DatabaseConfig,
+    private readonly replicas: ReadReplicas,
+    metrics: AppMetrics,
   ) {
     const { poolSize, queueTimeoutMs } = config.analytics;
     this.slots = new SlotQueue(Math.max(1, poolSize), queueTimeoutMs);
+    this.answeredBy = metrics.plainCounter(
+      'linkpilot_analytics_reads_total',
+      'Analytics calls answered, by the database that answered them: a read replica (DATABASE_READ_URL) or the primary',
+      'database',
+      ANSWERED_BY,
+    );
   }
 
   /**
@@ -61,8 +73,22 @@ export class AnalyticsDatabase implements OnModuleDestroy {
     const release = await this.slots.acquire();
     if (release === null) throw this.busyError();
     try {
+      const replica = this.replicas.pick();
+      if (replica !== null) {
+        try {
+          const source = await replica.source();
+          const answer = await this.held.run(source, () => work(source));
+          this.answeredBy.replica++;
+          return answer;
+        } catch (error) {
+          if (!isReplicaFailure(error)) throw error;
+          this.replicas.reportFailure(replica, error);
+        }
+      }
       const source = await this.source();
-      return await this.held.run(source, () => work(source));
+      const answer = await this.held.run(source, () => work(source));
+      this.answeredBy.primary++;
+      return answer;
     } catch (error) {
       throw isStatementTimeout(error) ? this.timeoutError() : error;
     } finally {
@@ -80,15 +106,9 @@ export class AnalyticsDatabase implements OnModuleDestroy {
   }
 
   private source(): Promise<DataSource> {
-    const { url, connectTimeoutMs, analytics } = this.config;
+    const { url, analytics } = this.config;
     if (analytics.poolSize === 0) return Promise.resolve(this.serving);
-    this.opening ??= new DataSource(
-      buildDataSourceOptions(url ?? '', analytics.poolSize, {
-        statementTimeoutMs: analytics.statementTimeoutMs,
-        connectTimeoutMs,
-        sessionSettings: ANALYTICS_SESSION_SETTINGS,
-      }),
-    )
+    this.opening ??= new DataSource(analyticsPoolOptions(url ?? '', this.config))
       .initialize()
       .catch((error: unknown) => {
         // Not remembered: the next read tries again (PostgreSQL may be back).

@@ -1,6 +1,6 @@
 // AnalyticsDate [S] arithmetic: whole UTC days, `YYYY-MM-DD`. Plain data in and out.
 
-export const ANALYTICS_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const ANALYTICS_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A summary covers at most this many days, counted inclusively (a leap year fits). */
 export const MAX_SUMMARY_SPAN_DAYS = 366;
@@ -53,14 +53,6 @@ export function instantRangeOf(from?: string, to?: string): InstantRange {
   return {
     ...(from !== undefined ? { fromInclusive: startOfDay(from) } : {}),
     ...(to !== undefined ? { toExclusive: startOfNextDay(to) } : {}),
-  };
-}
-
-/** The instants of an inclusive period of days. */
-export function periodRangeOf(period: DayPeriod): Required<InstantRange> {
-  return {
-    fromInclusive: startOfDay(period.periodStart),
-    toExclusive: startOfNextDay(period.periodEnd),
   };
 }
 

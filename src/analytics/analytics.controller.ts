@@ -45,7 +45,9 @@ export class AnalyticsController {
     description:
       '`from` and `to` are inclusive UTC days (default: the last 30 days by day, 2 by hour); ' +
       'at most 1,000 buckets and 10,000 points (series × buckets); beyond either, a 400 ' +
-      'naming the limit and how to narrow the request.',
+      'naming the limit and how to narrow the request. By day without grouping, each bucket ' +
+      'also carries `uniqueVisitors` (of the link with `linkId`, else of the environment); ' +
+      'hourly and grouped buckets have no such field.',
   })
   @ApiEnvelopedOk(TimeseriesResponse)
   timeseries(

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReadReplicasModule } from '../database/read-replicas.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsDatabase } from './analytics-database';
@@ -9,15 +10,17 @@ import { ClicksRepository } from './clicks.repository';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
+import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule],
+  imports: [TypeOrmModule.forFeature([ClickEntity]), MerchantsModule, ReadReplicasModule],
   controllers: [AnalyticsController],
   providers: [
     AnalyticsDatabase,
     ClicksRepository,
     ClickRollupReadsRepository,
     ExcludedHitsRepository,
+    VisitorSketchesRepository,
     UniqueVisitorsService,
     AnalyticsService,
   ],

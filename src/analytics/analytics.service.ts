@@ -12,6 +12,7 @@ import {
   maxSeriesOf,
   TimeseriesInterval,
   timeseriesPeriodOf,
+  withUniqueVisitors,
   zeroFilledSeries,
 } from './time-buckets';
 import { TimeseriesResponse } from './timeseries.response';
@@ -55,7 +56,7 @@ import { ListClicksQuery } from './dto/list-clicks.query';
  * before the page, so deeper sets are narrowed by date, as the spec says for sets over 10,000,
  * or walked by cursor (a keyset, the same cost at any depth).
  */
-export const MAX_CLICK_LIST_DEPTH = 10_000;
+const MAX_CLICK_LIST_DEPTH = 10_000;
 
 /** Click records and their summary, always of the calling creator and key environment only. */
 @Injectable()
@@ -164,17 +165,15 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<AnalyticsSummaryResponse> {
     const period = this.checkedPeriod(query);
-    const [[aggregates, ledger], uniqueVisitors] = await Promise.all([
-      // One analytics slot for both statements, one after the other (analytics-database.ts).
-      this.reads.read(
-        async (source) =>
-          [
-            await this.rollups.aggregate(source, scope, daysOf(period)),
-            await this.excludedHits.totals(scope, period, null),
-          ] as const,
-      ),
-      this.uniqueVisitors.count(scope, period, null),
-    ]);
+    // One analytics slot for the statements, one after the other (analytics-database.ts).
+    const [aggregates, ledger, uniqueVisitors] = await this.reads.read(
+      async (source) =>
+        [
+          await this.rollups.aggregate(source, scope, daysOf(period)),
+          await this.excludedHits.totals(scope, period, null),
+          await this.uniqueVisitors.count(source, scope, period, null),
+        ] as const,
+    );
     return {
       ...period,
       ...aggregates.totals,
@@ -220,15 +219,24 @@ export class AnalyticsService {
       // One key more than fits tells the answer would not fit, without fetching the rest.
       const linkId =
         query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId);
-      const counts = await this.reads.read((source) =>
-        this.rollups.countPerBucket(source, scope, {
-          rollup: seriesRollupOf(interval, groupBy, linkId),
-          interval,
-          days: { from, to },
-          linkId,
-          groupBy,
-          maxKeys: maxSeries + 1,
-        }),
+      // A day's sketch is of one link or of the scope, never of a group, and there is none
+      // per hour: only the ungrouped daily series carries unique visitors.
+      const withVisitors = interval === 'day' && groupBy === 'none';
+      const [counts, visitorsPerDay] = await this.reads.read(
+        async (source) =>
+          [
+            await this.rollups.countPerBucket(source, scope, {
+              rollup: seriesRollupOf(interval, groupBy, linkId),
+              interval,
+              days: { from, to },
+              linkId,
+              groupBy,
+              maxKeys: maxSeries + 1,
+            }),
+            withVisitors
+              ? await this.uniqueVisitors.perDay(source, scope, { from, to }, linkId)
+              : null,
+          ] as const,
       );
       if (new Set(counts.map((count) => count.key)).size > maxSeries) {
         throw invalidField(
@@ -244,6 +252,7 @@ export class AnalyticsService {
         counts,
         groupBy !== 'none',
       );
+      if (visitorsPerDay !== null) withUniqueVisitors(series[0], visitorsPerDay);
       answered = series.length * buckets;
       return { interval, from, to, groupBy, series };
     } finally {
@@ -284,16 +293,14 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<LinkAnalyticsResponse> {
     const period = this.checkedPeriod(query);
-    const [[clicks, ledger], uniqueVisitors] = await Promise.all([
-      this.reads.read(
-        async (source) =>
-          [
-            await this.rollups.countClicks(source, scope, 'links', { linkId, ...daysOf(period) }),
-            await this.excludedHits.totals(scope, period, linkId),
-          ] as const,
-      ),
-      this.uniqueVisitors.count(scope, period, linkId),
-    ]);
+    const [clicks, ledger, uniqueVisitors] = await this.reads.read(
+      async (source) =>
+        [
+          await this.rollups.countClicks(source, scope, 'links', { linkId, ...daysOf(period) }),
+          await this.excludedHits.totals(scope, period, linkId),
+          await this.uniqueVisitors.count(source, scope, period, linkId),
+        ] as const,
+    );
     return { linkId, ...period, clicks, uniqueVisitors, ...ledger };
   }
 
@@ -342,7 +349,7 @@ function daysOf(period: DayPeriod): Required<DayRange> {
  * rollup; otherwise countries and devices from the audience hours, and the rest from the
  * route days by day or the route hours by hour.
  */
-export function seriesRollupOf(
+function seriesRollupOf(
   interval: TimeseriesInterval,
   groupBy: TimeseriesGroup,
   linkId: string | null,

@@ -4,14 +4,20 @@ import { ClickCountsService } from './click-counts.service';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ClickEntity } from './click.entity';
 import { ClickPartitionsService } from './click-partitions.service';
+import { ClickRollupSettler } from './click-rollup-settler.service';
+import { ClickRollupsModule } from './click-rollups.module';
 import { ClickStreamConsumer } from './click-stream.consumer';
 
-/** The write side of analytics: click streams to the partitioned clicks table. */
+/**
+ * The write side of analytics: click streams to the partitioned clicks table, and the
+ * settling of each hour into the creator rollups.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([ClickEntity])],
+  imports: [TypeOrmModule.forFeature([ClickEntity]), ClickRollupsModule],
   providers: [
     ClickStreamConsumer,
     ClickPartitionsService,
+    ClickRollupSettler,
     ClickCountsService,
     ClickRollupReadsRepository,
   ],

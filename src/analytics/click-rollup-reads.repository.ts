@@ -26,7 +26,7 @@ export interface RollupClickFilter extends DayRange {
   preset?: RoutingPresetId;
 }
 
-export interface ClickTotals {
+interface ClickTotals {
   totalClicks: number;
   routedClicks: number;
   passthroughClicks: number;
@@ -35,7 +35,7 @@ export interface ClickTotals {
   averageNormalizedEpcUsd: number;
 }
 
-export interface ClickGroup<Key> {
+interface ClickGroup<Key> {
   key: Key;
   clicks: number;
   averageEpcUsd: number;
@@ -92,7 +92,7 @@ const AGGREGATE_SQL = `
          coalesce(sum(clicks) FILTER (WHERE outcome = 'fallback'), 0)::int AS fallback,
          coalesce(round(sum(confidence_sum) / nullif(sum(clicks), 0), 4), 0) AS average_confidence,
          coalesce(round(sum(epc_sum) / nullif(sum(clicks), 0), 6), 0) AS average_epc_usd
-    FROM click_rollup_route_days
+    FROM click_rollup_route_days_all
    WHERE creator_id = $1 AND environment = $2 AND day >= $3::date AND day <= $4::date
    GROUP BY GROUPING SETS ((), (merchant_id), (network_id), (preset))
    ORDER BY grouping_mask, clicks DESC,
@@ -110,19 +110,22 @@ const GROUP_COLUMNS: Record<TimeseriesGroup, string | null> = {
 /** Each series rollup: its table and its bucket column as a timestamptz. */
 const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> = {
   links: { table: 'click_rollup_links', isDaily: false },
-  route_days: { table: 'click_rollup_route_days', isDaily: true },
-  route_hours: { table: 'click_rollup_route_hours', isDaily: false },
-  audience_hours: { table: 'click_rollup_audience_hours', isDaily: false },
+  route_days: { table: 'click_rollup_route_days_all', isDaily: true },
+  route_hours: { table: 'click_rollup_route_hours_all', isDaily: false },
+  audience_hours: { table: 'click_rollup_audience_hours_all', isDaily: false },
 };
 
 const TOTAL_TABLES: Record<TotalRollup, string> = {
   links: 'click_rollup_links',
-  route_days: 'click_rollup_route_days',
+  route_days: 'click_rollup_route_days_all',
 };
 
 /**
  * Analytics answers from the click rollups (migration ClickRollups1764450000000): every read
  * of the API maps onto whole hour or day buckets, as its ranges are whole UTC days. The
+ * creator rollups are read through their `*_all` views (migration
+ * ClickRollupWatermark1764520000000): their settled hours, and the link rollup's rows of the
+ * hours after the watermark; every statement sums rows per group, so both parts add up. The
  * caller chooses the rollup and the connection (an analytics slot, or the serving pool), so
  * this holds only statements.
  */
@@ -286,7 +289,7 @@ export class ClickRollupReadsRepository {
     fromDay: string,
   ): Promise<number> {
     const rows = (await source.query(
-      `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_route_days
+      `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_route_days_all
         WHERE creator_id = $1 AND environment = $2 AND day >= $3::date`,
       [creatorId, environment, fromDay],
     )) as { clicks: string | number }[];

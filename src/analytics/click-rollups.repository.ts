@@ -33,6 +33,8 @@ const CREATOR_ROLLUPS = [
   {
     name: 'route_days',
     table: 'click_rollup_route_days',
+    /** Its settled hours and the link rollup's after the watermark: what reads count. */
+    view: 'click_rollup_route_days_all',
     bucket: 'day',
     key: ['creator_id', 'environment', 'day', 'merchant_id', 'network_id', 'preset', 'outcome'],
     sums: ['confidence_sum', 'epc_sum'],
@@ -40,6 +42,7 @@ const CREATOR_ROLLUPS = [
   {
     name: 'route_hours',
     table: 'click_rollup_route_hours',
+    view: 'click_rollup_route_hours_all',
     bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'network_id', 'outcome'],
     sums: [],
@@ -47,6 +50,7 @@ const CREATOR_ROLLUPS = [
   {
     name: 'audience_hours',
     table: 'click_rollup_audience_hours',
+    view: 'click_rollup_audience_hours_all',
     bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'visitor_country', 'device_class'],
     sums: [],
@@ -71,9 +75,12 @@ const asBucket = (bucket: 'hour' | 'day', instant: string): string =>
   bucket === 'day' ? `(${instant}::timestamptz AT TIME ZONE 'UTC')::date` : instant;
 
 /** Rows of a rollup within one creator's `[$2, $3)` (whole hours or days), every environment. */
-const inBatchSql = ({ table, bucket }: Rollup): string =>
+const inBatchSql = ({ table, bucket }: { table: string; bucket: Rollup['bucket'] }): string =>
   `${table} WHERE creator_id = $1 AND environment IN (${ENVIRONMENTS_SQL})
      AND ${bucket} >= ${asBucket(bucket, '$2')} AND ${bucket} < ${asBucket(bucket, '$3')}`;
+
+/** The start of the first hour whose clicks the creator rollups do not hold yet. */
+const WATERMARK_SQL = `SELECT hour FROM click_rollup_watermark`;
 
 const columnsOf = (rollup: Rollup): string[] => [...rollup.key, 'clicks', ...rollup.sums];
 const positionsOf = (rollup: Rollup): string => rollup.key.map((_, i) => i + 1).join(', ');
@@ -138,11 +145,50 @@ const REBUILD_LINKS_SQL = `
   WITH ${replaceSql(LINKS, FRESH_LINKS_SQL)}
   ${countsSql([LINKS])}`;
 
-/** The creator rollups of `[$2, $3)` (whole days) from the link rollup. */
+/**
+ * The creator rollups of `[$2, $3)` (whole days) from the link rollup's settled hours: those
+ * before the watermark (migration ClickRollupWatermark1764520000000); reads take the hours
+ * after it from the link rollup itself.
+ */
 const REBUILD_CREATOR_ROLLUPS_SQL = `
-  WITH source_links AS MATERIALIZED (SELECT * FROM ${inBatchSql(LINKS)}),
+  WITH source_links AS MATERIALIZED (
+    SELECT * FROM ${inBatchSql(LINKS)} AND hour < (${WATERMARK_SQL})),
   ${CREATOR_ROLLUPS.map((rollup) => replaceSql(rollup, freshFromLinksSql(rollup))).join(',')}
   ${countsSql(CREATOR_ROLLUPS)}`;
+
+/**
+ * Adds the link rollup's rows of the hours `[$1, $2)` to a creator rollup, times `$3` (1 or
+ * -1), in key order; a removal then drops the rows it brought to zero clicks.
+ */
+function shiftSql(rollup: (typeof CREATOR_ROLLUPS)[number]): string {
+  const keys = rollup.key.map((column) =>
+    column === 'day' ? `(hour AT TIME ZONE 'UTC')::date` : column,
+  );
+  const values = ['clicks', ...rollup.sums];
+  const positions = positionsOf(rollup);
+  return `
+    INSERT INTO ${rollup.table} AS rollup (${columnsOf(rollup).join(', ')})
+    SELECT ${keys.join(', ')}, ${values.map((column) => `$3::int * sum(${column})`).join(', ')}
+      FROM click_rollup_links
+     WHERE hour >= $1 AND hour < $2
+     GROUP BY ${positions}
+     ORDER BY ${positions}
+    ON CONFLICT (${rollup.key.join(', ')})
+    DO UPDATE SET ${values.map((column) => `${column} = rollup.${column} + excluded.${column}`).join(', ')}`;
+}
+
+function dropEmptySql(rollup: (typeof CREATOR_ROLLUPS)[number]): string {
+  const bucket = rollup.bucket === 'day' ? `(hour AT TIME ZONE 'UTC')::date` : 'hour';
+  return `
+    DELETE FROM ${rollup.table}
+     WHERE clicks = 0
+       AND (creator_id, environment, ${rollup.bucket}) IN
+           (SELECT DISTINCT creator_id, environment, ${bucket} FROM click_rollup_links
+             WHERE hour >= $1 AND hour < $2)`;
+}
+
+/** The first hour at or after `$1` with link rollup rows (an index probe). */
+const FIRST_LINK_HOUR_SQL = `SELECT min(hour) AS hour FROM click_rollup_links WHERE hour >= $1`;
 
 /**
  * First in a batch's transaction, before the statement that aggregates: a writer's increment
@@ -238,12 +284,14 @@ const RAW_DAY_TOTALS_SQL = `
      AND clicked_at >= $2 AND clicked_at < $3
    GROUP BY 1, 2`;
 
+/** A rollup's totals per environment and day, a creator rollup's as reads count them. */
 function rollupDayTotalsSql(rollup: Rollup): string {
   const day = rollup.bucket === 'day' ? 'day' : `(hour AT TIME ZONE 'UTC')::date`;
   const sums = rollup.sums.map((column) => `, sum(${column}) AS ${column}`).join('');
+  const table = 'view' in rollup ? rollup.view : rollup.table;
   return `
     SELECT environment, ${day} AS day, sum(clicks)::int AS clicks${sums}
-      FROM ${inBatchSql(rollup)}
+      FROM ${inBatchSql({ table, bucket: rollup.bucket })}
      GROUP BY 1, 2`;
 }
 
@@ -381,6 +429,47 @@ export class ClickRollupsRepository {
       [creatorIds, before, limit],
     );
     return row.count;
+  }
+
+  /** The watermark: the creator rollups hold the clicks of the hours before it. */
+  async findWatermark(): Promise<number> {
+    const rows: { ms: string }[] = await this.dataSource.query(
+      `SELECT extract(epoch FROM hour) * 1000 AS ms FROM click_rollup_watermark`,
+    );
+    return Number(rows[0].ms);
+  }
+
+  /** The first hour at or after `from` with link rollup rows, if any. */
+  async findFirstLinkHourFrom(from: Date): Promise<Date | null> {
+    const rows: { hour: Date | null }[] = await this.dataSource.query(FIRST_LINK_HOUR_SQL, [from]);
+    return rows[0]?.hour === null || rows[0] === undefined ? null : new Date(rows[0].hour);
+  }
+
+  /**
+   * Moves the watermark to `to` (an hour's start), in one transaction: forward, the creator
+   * rollups take the link rollup's rows of the hours it passes; back (only with `canMoveBack`),
+   * they give them up. Writers wait meanwhile (the rollups are locked first, as by the
+   * rebuild), so a click is in the creator rollups exactly when its hour is before the
+   * watermark. Answers the watermark before, in ms (Infinity when every hour is settled).
+   */
+  moveWatermark(to: Date, { canMoveBack = false } = {}): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(lockSql([LINKS, ...CREATOR_ROLLUPS]));
+      const [{ ms }]: { ms: string }[] = await manager.query(
+        `SELECT extract(epoch FROM hour) * 1000 AS ms FROM click_rollup_watermark`,
+      );
+      const fromMs = Number(ms);
+      if (fromMs === to.getTime() || (fromMs > to.getTime() && !canMoveBack)) return fromMs;
+      const isForward = fromMs < to.getTime();
+      const from = Number.isFinite(fromMs) ? new Date(fromMs) : 'infinity';
+      const range = isForward ? [from, to, 1] : [to, from, -1];
+      for (const rollup of CREATOR_ROLLUPS) {
+        await manager.query(shiftSql(rollup), range);
+        if (!isForward) await manager.query(dropEmptySql(rollup), range.slice(0, 2));
+      }
+      await manager.query(`UPDATE click_rollup_watermark SET hour = $1`, [to]);
+      return fromMs;
+    });
   }
 
   private async findStarts(

@@ -96,7 +96,14 @@ export class ClickStreamConsumer implements OnApplicationBootstrap, BeforeApplic
    * but not yet written stay pending until written or claimed again.
    */
   private async drainBacklog(): Promise<void> {
-    const readNext = () => this.read({ claim: this.isClaimDue() }).catch(this.passFailed);
+    const readNext = () => {
+      const read = this.read({ claim: this.isClaimDue() }).catch(this.passFailed);
+      // Read ahead: it may fail while the write before it is still under way, before anything
+      // awaits it, and an unhandled rejection ends the process. It is awaited (and its error
+      // thrown) in its turn.
+      read.catch(() => undefined);
+      return read;
+    };
     let next: Promise<StreamBatch[]> | null = readNext();
     while (next !== null) {
       const batches: StreamBatch[] = await next;

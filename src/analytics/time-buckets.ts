@@ -63,7 +63,7 @@ export interface BucketCount {
 
 export interface Series {
   key: string | null;
-  buckets: { start: string; clicks: number }[];
+  buckets: { start: string; clicks: number; uniqueVisitors?: number }[];
 }
 
 /**
@@ -94,4 +94,17 @@ export function zeroFilledSeries(
         clicks: buckets.get(startMs) ?? 0,
       })),
     }));
+}
+
+/**
+ * Each day bucket's unique visitors, from counts by day (`YYYY-MM-DD`; a day absent had
+ * none). For day buckets only: an hour has no sketch of its own.
+ */
+export function withUniqueVisitors(
+  series: Series,
+  visitorsPerDay: ReadonlyMap<string, number>,
+): void {
+  for (const bucket of series.buckets) {
+    bucket.uniqueVisitors = visitorsPerDay.get(bucket.start.slice(0, 10)) ?? 0;
+  }
 }

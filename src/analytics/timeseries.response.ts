@@ -1,10 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TIMESERIES_GROUPS, TimeseriesGroup } from './dto/timeseries.query';
 import { TIMESERIES_INTERVALS, TimeseriesInterval } from './time-buckets';
 
 export class TimeseriesBucketResponse {
   @ApiProperty({ format: 'date-time', description: 'Start of the bucket, UTC' }) start: string;
   @ApiProperty({ minimum: 0 }) clicks: number;
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      'Distinct visitors of the day’s counted clicks (one per visitor and UTC day; HyperLogLog, about 0.81% standard error), of the link with `linkId`, else of the key’s environment. Only in `interval=day` buckets of the ungrouped series (`groupBy=none`): there is no sketch per hour or per group, and the field is then absent.',
+  })
+  uniqueVisitors?: number;
 }
 
 export class TimeseriesSeriesResponse {

@@ -1,23 +1,108 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordScope } from '../common/access/auth-context';
+import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import type { DayPeriod } from './analytics-dates';
-import { COUNT_UNIQUE_VISITORS_SCRIPT, daysOfPeriod, uniqueVisitorKeys } from './unique-visitors';
+import type { DayRange, QuerySource } from './click-rollup-reads.repository';
+import {
+  countOf,
+  countSerialized,
+  emptyRegisters,
+  mergeSerialized,
+  parseSerialized,
+} from './hyperloglog';
+import { daysOfPeriod, daysStillInStore, sketchKeyOf } from './unique-visitors';
+import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
-/** Reads the unique-visitor HyperLogLogs the click admission fills (unique-visitors.ts). */
+/**
+ * Reads the unique-visitor sketches (unique-visitors.ts): PostgreSQL's, for the days moved
+ * there, merged by register maximum with the key-value store's, for the days whose keys may
+ * still be there (the last UNIQUE_VISITORS_TTL_DAYS and today), and counted with Redis's own
+ * estimator (hyperloglog.ts). A day in both places (a move under way, a late replay) merges
+ * into itself: the answer is the same wherever a day's registers are.
+ */
 @Injectable()
 export class UniqueVisitorsService {
-  constructor(private readonly store: KvStore) {}
+  constructor(
+    private readonly store: KvStore,
+    private readonly sketches: VisitorSketchesRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
-   * Distinct visitors of the period's counted clicks, of one link or of the whole scope; a
-   * visitor is one per day (the hash key rotates daily), so a period counts visitor-days.
+   * Distinct visitors of the period's counted clicks, of one link or of the whole scope
+   * (`linkId` null); a visitor is one per day (the hash key rotates daily), so a period
+   * counts visitor-days. `source`: the caller's analytics slot.
    */
-  count(scope: RecordScope, period: DayPeriod, linkId: string | null): Promise<number> {
-    const keys = daysOfPeriod(period.periodStart, period.periodEnd).map((day) => {
-      const sets = uniqueVisitorKeys(scope.creatorId, scope.environment, linkId ?? '', day);
-      return linkId === null ? sets.creator : sets.link;
+  async count(
+    source: QuerySource,
+    scope: RecordScope,
+    period: DayPeriod,
+    linkId: string | null,
+  ): Promise<number> {
+    const days = { from: period.periodStart, to: period.periodEnd };
+    const [stored, inStore] = await Promise.all([
+      this.sketches.registersOf(source, scope, linkId, days),
+      this.valuesInStore(scope, linkId, days),
+    ]);
+    const registers = emptyRegisters();
+    for (const value of stored) mergeSerialized(registers, value);
+    for (const value of inStore.values()) mergeSerialized(registers, value);
+    return countOf(registers);
+  }
+
+  /**
+   * Each day's distinct visitors, by day (`YYYY-MM-DD`; days without any are absent). A day
+   * only in PostgreSQL costs its stored count, never its sketch; only the days still in the
+   * key-value store (at most UNIQUE_VISITORS_TTL_DAYS + 1) are merged and counted here.
+   */
+  async perDay(
+    source: QuerySource,
+    scope: RecordScope,
+    days: Required<DayRange>,
+    linkId: string | null,
+  ): Promise<Map<string, number>> {
+    const [stored, inStore] = await Promise.all([
+      this.sketches.dailyOf(source, scope, linkId, days, daysStillInStore(this.clock.nowMs()).from),
+      this.valuesInStore(scope, linkId, days),
+    ]);
+    const counts = new Map<string, number>();
+    const storedRegisters = new Map<string, Buffer>();
+    for (const { day, visitors, registers } of stored) {
+      counts.set(day, visitors);
+      if (registers !== null) storedRegisters.set(day, registers);
+    }
+    for (const [day, value] of inStore) {
+      const moved = storedRegisters.get(day);
+      if (moved === undefined) {
+        counts.set(day, countSerialized(value));
+        continue;
+      }
+      const registers = parseSerialized(value);
+      mergeSerialized(registers, moved);
+      counts.set(day, countOf(registers));
+    }
+    return counts;
+  }
+
+  /** The range's sketches still in the key-value store, by day: one MGET (one hash slot). */
+  private async valuesInStore(
+    scope: RecordScope,
+    linkId: string | null,
+    days: Required<DayRange>,
+  ): Promise<Map<string, Buffer>> {
+    const recent = daysStillInStore(this.clock.nowMs());
+    const from = days.from > recent.from ? days.from : recent.from;
+    const to = days.to < recent.to ? days.to : recent.to;
+    if (from > to) return new Map();
+    const inStoreDays = daysOfPeriod(from, to);
+    const values = await this.store.getBytes(
+      inStoreDays.map((day) => sketchKeyOf(scope.creatorId, scope.environment, linkId, day)),
+    );
+    const found = new Map<string, Buffer>();
+    values.forEach((value, i) => {
+      if (value !== null) found.set(inStoreDays[i], value);
     });
-    return this.store.runScript(COUNT_UNIQUE_VISITORS_SCRIPT, keys, []);
+    return found;
   }
 }

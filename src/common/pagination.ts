@@ -18,12 +18,12 @@ export function paginationMeta(page: number, limit: number, total: number): Pagi
 }
 
 export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 /**
  * Deepest page served. Pages are an OFFSET, which PostgreSQL walks row by row: past 100,000
  * pages (10 million rows at the largest size) a list should be narrowed by its filters.
  */
-export const MAX_PAGE = 100_000;
+const MAX_PAGE = 100_000;
 
 /**
  * A query value that is a plain decimal integer becomes a number; anything else (`1e2`,

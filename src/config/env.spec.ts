@@ -84,12 +84,58 @@ describe(loadConfig.name, () => {
     ['CLICK_RETENTION_MONTHS', '1.5'],
     ['ROLLUP_RETENTION_MONTHS', 'three years'],
     ['ROLLUP_RETENTION_MONTHS', '12'],
+    ['DATABASE_READ_MAX_LAG_S', '0'],
   ])('should throw a ConfigError naming %s when it is %j', (name, value) => {
     const error = configErrorOf({ [name]: value });
 
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0].startsWith(`${name} `)).toBe(true);
     expect(error.message).toContain(name);
+  });
+
+  it('should read no replica by default, and replicas within 30 s of lag', () => {
+    expect(loadConfig({}).database.readReplicas).toEqual({ urls: [], maxLagSeconds: 30 });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgresql://app@primary/app',
+        DATABASE_READ_URL: 'postgresql://app@replica-1/app, postgres://app@replica-2:6432/app',
+        DATABASE_READ_MAX_LAG_S: '5',
+      }).database.readReplicas,
+    ).toEqual({
+      urls: ['postgresql://app@replica-1/app', 'postgres://app@replica-2:6432/app'],
+      maxLagSeconds: 5,
+    });
+  });
+
+  it.each<[string, Env, string]>([
+    [
+      'an entry that is no PostgreSQL URL, without its password',
+      {
+        DATABASE_URL: 'postgresql://p/app',
+        DATABASE_READ_URL: 'postgresql://r/app,mysql://u:hunter2@r2/app',
+      },
+      'DATABASE_READ_URL entry 2 must be a postgresql:// URL',
+    ],
+    [
+      'replicas of the embedded database',
+      { DATABASE_READ_URL: 'postgresql://r/app' },
+      'DATABASE_READ_URL needs DATABASE_URL',
+    ],
+    [
+      'replicas without an analytics pool',
+      {
+        DATABASE_URL: 'postgresql://p/app',
+        DATABASE_READ_URL: 'postgresql://r/app',
+        ANALYTICS_POOL_SIZE: '0',
+      },
+      'DATABASE_READ_URL needs ANALYTICS_POOL_SIZE of 1 or more',
+    ],
+  ])('should refuse %s', (_case, env, problem) => {
+    const error = configErrorOf(env);
+
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain(problem);
+    expect(error.message).not.toContain('hunter2');
   });
 
   it('should throw one ConfigError naming every bad variable when several are bad', () => {

@@ -48,13 +48,25 @@ export interface DatabaseConfig {
   /** At start (server, CLI): how long to wait for PostgreSQL to answer before giving up. */
   startupWaitMs: number;
   analytics: AnalyticsPoolConfig;
+  readReplicas: ReadReplicasConfig;
+}
+
+/**
+ * Streaming replicas of DATABASE_URL that answer the analytics reads (database/read-replicas.ts)
+ * while they keep up; every other read, and every write, stays on the primary.
+ */
+interface ReadReplicasConfig {
+  /** DATABASE_READ_URL, in order (health and metrics number them from 1); empty: none. */
+  urls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  maxLagSeconds: number;
 }
 
 /**
  * The analytics reads (analytics/analytics-database.ts) apart from the serving pool, so a
  * dashboard never holds the connections the edge and the API need.
  */
-export interface AnalyticsPoolConfig {
+interface AnalyticsPoolConfig {
   /**
    * Connections of their own pool, and so how many analytics statements run at once. 0: none
    * of their own, they take turns on the serving pool, one at a time (always so on PGlite).
@@ -159,7 +171,7 @@ export interface RetentionConfig {
 }
 
 /** Upper bound of both retention settings: a century, far beyond any plan of keeping data. */
-export const MAX_RETENTION_MONTHS = 1200;
+const MAX_RETENTION_MONTHS = 1200;
 
 /** The file the edge keeps the clicks it counts in while Redis is unreachable. */
 export interface ClickSpoolConfig {
@@ -215,6 +227,8 @@ export const ENV_VARIABLES = [
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
   'ANALYTICS_POINTS_PER_SECOND',
+  'DATABASE_READ_URL',
+  'DATABASE_READ_MAX_LAG_S',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'REDIS_COMMAND_TIMEOUT_MS',
@@ -250,7 +264,7 @@ export const ENV_VARIABLES = [
 ] as const;
 
 /** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
-export type EnvName = (typeof ENV_VARIABLES)[number];
+type EnvName = (typeof ENV_VARIABLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -382,6 +396,45 @@ function parseTrustProxy(reader: EnvReader): string[] {
   return entries;
 }
 
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
+
+/**
+ * DATABASE_READ_URL: comma-separated PostgreSQL URLs (a comma inside a password is written
+ * %2C). Replicas are of a primary, so DATABASE_URL must be set; each gets a pool of
+ * ANALYTICS_POOL_SIZE connections, so that must be at least 1.
+ */
+function parseReadReplicas(
+  reader: EnvReader,
+  databaseUrl: string | null,
+  analyticsPoolSize: number,
+): ReadReplicasConfig {
+  const urls = reader.list('DATABASE_READ_URL', []);
+  urls.forEach((url, index) => {
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // Reported below, without the password.
+    }
+    if (protocol === null || !POSTGRES_PROTOCOLS.includes(protocol)) {
+      reader.problems.push(
+        `DATABASE_READ_URL entry ${index + 1} must be a postgresql:// URL (got "${redactUrl(url)}")`,
+      );
+    }
+  });
+  if (urls.length > 0 && databaseUrl === null) {
+    reader.problems.push(
+      'DATABASE_READ_URL needs DATABASE_URL: replicas are of a PostgreSQL primary, not of the embedded database',
+    );
+  }
+  if (urls.length > 0 && analyticsPoolSize === 0) {
+    reader.problems.push(
+      'DATABASE_READ_URL needs ANALYTICS_POOL_SIZE of 1 or more: each replica gets a pool of that many connections',
+    );
+  }
+  return { urls, maxLagSeconds: reader.int('DATABASE_READ_MAX_LAG_S', 30, 1, 86_400) };
+}
+
 const REDIS_PROTOCOLS = ['redis:', 'rediss:'];
 
 function parseKvConfig(reader: EnvReader): KvConfig {
@@ -463,7 +516,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // From the project root, whatever the current folder: the CLI run from elsewhere reaches the
   // server's embedded database rather than making an empty one where it stands.
   const dataDir = path.resolve(projectRoot(), reader.string('DATA_DIR', 'data'));
-  const databaseUrl = reader.url('DATABASE_URL', null, ['postgres:', 'postgresql:']);
+  const databaseUrl = reader.url('DATABASE_URL', null, POSTGRES_PROTOCOLS);
+  const analyticsPoolSize = reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100);
   const config: AppConfig = {
     http: {
       port,
@@ -490,11 +544,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
       startupWaitMs: reader.int('DATABASE_STARTUP_WAIT_MS', 15_000, 0, 600_000),
       analytics: {
-        poolSize: reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100),
+        poolSize: analyticsPoolSize,
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
         queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
         pointsPerSecond: reader.int('ANALYTICS_POINTS_PER_SECOND', 50_000, 1, 100_000_000),
       },
+      readReplicas: parseReadReplicas(reader, databaseUrl, analyticsPoolSize),
     },
     kv: parseKvConfig(reader),
     redirect: {

@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, interceptors, request } from 'undici';
 
 /** Budget of one upstream call, connection to last byte. */
-export const FX_REQUEST_TIMEOUT_MS = 5000;
+const FX_REQUEST_TIMEOUT_MS = 5000;
 /** The fallback's usd.json is about 15 KB; anything far bigger is not a rate table. */
 const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FxHealthStatus } from '../fx/math/classify-fx-health';
+import type { ReplicaStatus } from '../database/read-replicas';
 import type { DependencyStatus, HealthStatus } from './health-status';
 
 export class DependencyCheckResponse {
@@ -39,6 +40,24 @@ export class FxHealthCheckResponse {
   lastRefreshFailureReasons?: string[];
 }
 
+export class ReadReplicaCheckResponse {
+  @ApiProperty({ minimum: 1, description: 'Its place in DATABASE_READ_URL, from 1' })
+  replica: number;
+  @ApiProperty({
+    enum: ['ok', 'lagging', 'unreachable', 'not_a_replica', 'unknown'],
+    description:
+      'ok: analytics reads go there; lagging: further behind than DATABASE_READ_MAX_LAG_S; unreachable: down or failing; not_a_replica: neither in recovery nor the primary; unknown: not measured yet. Only ok replicas are read from; else the primary answers',
+  })
+  status: ReplicaStatus;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "Seconds of the primary's commits it may not show yet (at least this much when lagging); null when not measured",
+  })
+  lagSeconds: number | null;
+}
+
 export class HealthChecksResponse {
   @ApiProperty({ type: DependencyCheckResponse }) database: DependencyCheckResponse;
   @ApiProperty({
@@ -49,6 +68,12 @@ export class HealthChecksResponse {
   kv: KvHealthCheckResponse;
   @ApiProperty({ type: FxHealthCheckResponse, description: 'Does not affect `status`' })
   fx: FxHealthCheckResponse;
+  @ApiPropertyOptional({
+    type: [ReadReplicaCheckResponse],
+    description:
+      "The read replicas of the analytics reads (DATABASE_READ_URL), present when set, as this node's last check found them (every second); does not affect `status`: without them the primary answers",
+  })
+  readReplicas?: ReadReplicaCheckResponse[];
 }
 
 export class HealthResponse {

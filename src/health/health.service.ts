@@ -7,12 +7,13 @@ import { HealthConfig } from '../config/env';
 import { Clock } from '../common/clock';
 import { FxService } from '../fx/fx.service';
 import { KvStore } from '../kv/kv-store';
+import { ReadReplicas } from '../database/read-replicas';
 import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
 import { HealthResponse, KvHealthCheckResponse } from './health.response';
 
-export const API_VERSION = 'v1';
+const API_VERSION = 'v1';
 
-export type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
+type ReadinessCheck = 'ok' | 'unreachable' | 'pending';
 
 /**
  * GET /readyz: ready when migrations are applied (PostgreSQL answers). The store is reported
@@ -33,6 +34,7 @@ export class HealthService {
     private readonly clock: Clock,
     private readonly fx: FxService,
     private readonly spool: ClickSpool,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -47,7 +49,12 @@ export class HealthService {
       version: API_VERSION,
       kvLatencyMs: kv.latencyMs,
       timestamp: new Date(this.clock.nowMs()).toISOString(),
-      checks: { database, kv: this.withSpool(kv), fx },
+      checks: {
+        database,
+        kv: this.withSpool(kv),
+        fx,
+        ...(this.replicas.isConfigured ? { readReplicas: this.replicas.states() } : {}),
+      },
     };
   }
 

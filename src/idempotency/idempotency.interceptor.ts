@@ -7,10 +7,10 @@ import { KvStore } from '../kv/kv-store';
 import { CLAIM_KEY_SCRIPT } from '../kv/claim-key.script';
 import { IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from './request-fingerprint';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** How long a finished answer is replayed (and a key stays taken). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 /** What an idempotency key holds: a request still running, or its finished answer. */
 type IdempotencyRecord =

@@ -16,10 +16,23 @@ export interface KvScript<Reply> {
   runInMemory(data: ScriptData, keys: readonly string[], args: readonly ScriptArg[]): Reply;
 }
 
+/**
+ * A twin's structure standing for a Redis string value that Redis builds itself (a
+ * HyperLogLog: PFADD writes a string), so reading the key's bytes gives what Redis would hold.
+ */
+export interface RedisStringStructure {
+  toRedisBytes(): Uint8Array;
+}
+
 /** What a twin may do to the in-process store's keys: the Redis calls its Lua makes. */
 export interface ScriptData {
   /** GET: null when the key is missing or expired. */
   getString(key: string): string | null;
+  /**
+   * GET as bytes: a string's UTF-8, a RedisStringStructure's Redis value; null when the key is
+   * missing, expired, or holds neither.
+   */
+  getBytes(key: string): Uint8Array | null;
   /** SET key value [PX ttlMs] [NX]: false when `onlyIfAbsent` found the key. */
   setString(
     key: string,

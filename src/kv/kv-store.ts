@@ -59,6 +59,12 @@ export abstract class KvStore {
   }
 
   abstract getString(key: string): Promise<string | null>;
+  /**
+   * The keys' values as bytes (MGET), null for a missing key: binary values such as a
+   * HyperLogLog's, which a text read would mangle. On a Redis Cluster the keys must share a
+   * hash slot.
+   */
+  abstract getBytes(keys: readonly string[]): Promise<(Buffer | null)[]>;
   abstract setString(key: string, value: string, ttlSeconds: number): Promise<void>;
   abstract deleteKeys(keys: string[]): Promise<void>;
 
@@ -92,6 +98,11 @@ export abstract class KvStore {
 
   /** XADD; returns the entry's id. Scripts append in the same way (`appendToStream`). */
   abstract appendToStream(stream: string, payload: string): Promise<string>;
+  /**
+   * The id of the stream's first entry (XRANGE - + COUNT 1), null when it is empty. Streams
+   * trimmed by ackAndDelete start at their oldest entry not yet acknowledged.
+   */
+  abstract firstStreamEntryId(stream: string): Promise<string | null>;
   /** XLEN: entries still in the stream (0 when it does not exist). */
   abstract streamLength(stream: string): Promise<number>;
   /** Consumer groups (at-least-once delivery); creates the stream when missing. */

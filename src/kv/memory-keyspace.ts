@@ -1,4 +1,4 @@
-import type { ScriptData } from './kv-script';
+import type { RedisStringStructure, ScriptData } from './kv-script';
 import type { MemoryStreams } from './memory-streams';
 
 interface Entry {
@@ -24,6 +24,12 @@ export class MemoryKeyspace implements ScriptData {
   getString(key: string): string | null {
     const value = this.live(key)?.value;
     return typeof value === 'string' ? value : null;
+  }
+
+  getBytes(key: string): Uint8Array | null {
+    const value = this.live(key)?.value;
+    if (typeof value === 'string') return Buffer.from(value, 'utf8');
+    return isRedisStringStructure(value) ? value.toRedisBytes() : null;
   }
 
   setString(
@@ -96,3 +102,6 @@ export class MemoryKeyspace implements ScriptData {
     return entry;
   }
 }
+
+const isRedisStringStructure = (value: unknown): value is RedisStringStructure =>
+  typeof (value as Partial<RedisStringStructure> | undefined)?.toRedisBytes === 'function';

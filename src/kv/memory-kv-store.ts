@@ -32,6 +32,15 @@ export class MemoryKvStore extends KvStore {
     return Promise.resolve(this.keyspace.getString(key));
   }
 
+  getBytes(keys: readonly string[]): Promise<(Buffer | null)[]> {
+    return Promise.resolve(
+      keys.map((key) => {
+        const bytes = this.keyspace.getBytes(key);
+        return bytes === null ? null : Buffer.from(bytes);
+      }),
+    );
+  }
+
   setString(key: string, value: string, ttlSeconds: number): Promise<void> {
     this.keyspace.setString(key, value, { ttlMs: ttlSeconds * 1000 });
     return Promise.resolve();
@@ -80,6 +89,10 @@ export class MemoryKvStore extends KvStore {
 
   appendToStream(stream: string, payload: string): Promise<string> {
     return Promise.resolve(this.streams.append(stream, payload));
+  }
+
+  firstStreamEntryId(stream: string): Promise<string | null> {
+    return Promise.resolve(this.streams.firstId(stream));
   }
 
   streamLength(stream: string): Promise<number> {

@@ -38,6 +38,12 @@ export class MemoryStreams {
     this.streams.delete(stream);
   }
 
+  /** The first entry's id (entries are kept in the order appended), null when none. */
+  firstId(stream: string): string | null {
+    const first = this.streams.get(stream)?.entries.keys().next();
+    return first === undefined || first.done === true ? null : first.value;
+  }
+
   /** Entries not yet deleted, as XLEN counts them. */
   length(stream: string): number {
     return this.streams.get(stream)?.entries.size ?? 0;

@@ -156,6 +156,11 @@ export class RedisKvStore extends KvStore {
     return this.guarded(() => this.redis.get(key));
   }
 
+  async getBytes(keys: readonly string[]): Promise<(Buffer | null)[]> {
+    if (keys.length === 0) return [];
+    return this.guarded(() => this.redis.mgetBuffer(...keys));
+  }
+
   async setString(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.guarded(() => this.redis.set(key, value, 'EX', ttlSeconds));
   }
@@ -220,6 +225,11 @@ export class RedisKvStore extends KvStore {
     const id = await this.guarded(() => this.redis.xadd(stream, '*', 'c', payload));
     if (id === null) throw new Error(`XADD to ${stream} added nothing`);
     return id;
+  }
+
+  async firstStreamEntryId(stream: string): Promise<string | null> {
+    const [first] = await this.guarded(() => this.redis.xrange(stream, '-', '+', 'COUNT', 1));
+    return first?.[0] ?? null;
   }
 
   streamLength(stream: string): Promise<number> {

@@ -6,7 +6,7 @@ import { LINK_INVALIDATION_CHANNEL, linkRecordCacheKey } from './link-record-cac
 type ChangeListener = (linkId: string) => Promise<void>;
 
 /** What a new link asks of whoever listens: probe the URL visitors are sent to. */
-export interface CreatedLink {
+interface CreatedLink {
   linkId: string;
   /** The original URL while passthrough is on, else the routed URL. */
   servedUrl: string;

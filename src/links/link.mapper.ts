@@ -3,7 +3,7 @@ import type { LinkEntity } from './link.entity';
 import type { LinkResponse, LinkSummaryResponse } from './link.response';
 
 /** The edge redirect URL of a link: `{redirect_base_url}/r/<linkId>`. */
-export const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
+const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
   `${redirectBaseUrl}/r/${linkId}`;
 
 /**

@@ -16,7 +16,7 @@ export class PassthroughFlagResponse {
   @ApiPropertyOptional({ format: 'date-time', readOnly: true }) enabledAt?: string;
 }
 
-export class NetworkOverrideResponse {
+class NetworkOverrideResponse {
   @ApiProperty({ enum: NETWORK_IDS }) networkId: NetworkId;
   @ApiPropertyOptional({ format: 'date-time' }) expiresAt?: string;
   @ApiPropertyOptional({ maxLength: 500 }) reason?: string;

@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import { PlainHistogram } from './plain-histogram';
 
 /** What the edge answered (EdgeAnswer's kinds) and with which status. */
-export const REDIRECT_ANSWERS = [
+const REDIRECT_ANSWERS = [
   ['redirect', 302],
   ['too_many_requests', 429],
   ['not_found', 404],
@@ -17,7 +17,7 @@ export type ProbeKind = 'deep_link' | 'health';
  * The edge's caches and where each lookup found its answer: in process, in Redis, or in
  * PostgreSQL (a miss everywhere else; an unknown id read from PostgreSQL counts there too).
  */
-export const EDGE_CACHE_SOURCES = {
+const EDGE_CACHE_SOURCES = {
   link_record: ['memory', 'redis', 'database'],
   creator_profile: ['memory', 'database'],
 } as const;

@@ -4,6 +4,7 @@ import {
   ClickStreamState,
   DatabasePool,
   KvConnection,
+  ReadReplicaGauge,
   registerBackgroundGauges,
 } from './background-gauges';
 
@@ -19,6 +20,7 @@ describe('registerBackgroundGauges', () => {
   let pool: DatabasePool | null;
   let connections: KvConnection[];
   let fxAgeHours: number | null;
+  let replicas: ReadReplicaGauge[];
   let registry: Registry;
 
   beforeEach(() => {
@@ -39,6 +41,7 @@ describe('registerBackgroundGauges', () => {
       { client: 'subscriber', isUp: false, inFlight: 0, offline: 1 },
     ];
     fxAgeHours = 30.5;
+    replicas = [];
     registry = new Registry();
     const sources: BackgroundGaugeSources = {
       clickStreams: {
@@ -50,6 +53,7 @@ describe('registerBackgroundGauges', () => {
       kvConnections: () => connections,
       clicksWritten: () => 42,
       fxAgeHours: () => fxAgeHours,
+      readReplicas: () => replicas,
     };
     registerBackgroundGauges(registry, sources, { streamReadTimeoutMs: 50 });
   });
@@ -144,5 +148,23 @@ describe('registerBackgroundGauges', () => {
     fxAgeHours = null;
     samples = await scrape();
     expect(samples.filter((line) => line.startsWith('linkpilot_fx_'))).toEqual([]);
+  });
+
+  it("should show each read replica's lag where measured, and whether the reads go there", async () => {
+    const replicaSamples = async (): Promise<string[]> =>
+      (await scrape()).filter((line) => line.startsWith('linkpilot_db_read_replica_'));
+    expect(await replicaSamples()).toEqual([]);
+    replicas = [
+      { replica: 1, isInUse: true, lagSeconds: 0.004 },
+      { replica: 2, isInUse: false, lagSeconds: 41.5 },
+      { replica: 3, isInUse: false, lagSeconds: null },
+    ];
+    expect(await replicaSamples()).toEqual([
+      'linkpilot_db_read_replica_lag_seconds{replica="1"} 0.004',
+      'linkpilot_db_read_replica_lag_seconds{replica="2"} 41.5',
+      'linkpilot_db_read_replica_in_use{replica="1"} 1',
+      'linkpilot_db_read_replica_in_use{replica="2"} 0',
+      'linkpilot_db_read_replica_in_use{replica="3"} 0',
+    ]);
   });
 });

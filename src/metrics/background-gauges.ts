@@ -24,6 +24,16 @@ export interface KvConnection {
   offline: number;
 }
 
+/** One read replica of the analytics reads (DATABASE_READ_URL), as its last check found it. */
+export interface ReadReplicaGauge {
+  /** Its place in DATABASE_READ_URL, from 1. */
+  replica: number;
+  /** Whether the analytics reads go there (it keeps up within DATABASE_READ_MAX_LAG_S). */
+  isInUse: boolean;
+  /** Null when not measured (down, not checked yet). */
+  lagSeconds: number | null;
+}
+
 /** Where the gauges read their values; each is read only when /metrics is scraped. */
 export interface BackgroundGaugeSources {
   clickStreams: {
@@ -39,6 +49,8 @@ export interface BackgroundGaugeSources {
   clicksWritten(): number;
   /** Age of the FX rates held in memory (hours), null before any are loaded. */
   fxAgeHours(): number | null;
+  /** The read replicas (none unless DATABASE_READ_URL is set). */
+  readReplicas(): readonly ReadReplicaGauge[];
 }
 
 /** A scrape waits at most this long for the streams; past it, their series are left out. */
@@ -151,6 +163,31 @@ export function registerBackgroundGauges(
   });
 
   new Gauge({
+    name: 'linkpilot_db_read_replica_lag_seconds',
+    help: "Seconds of the primary's commits each read replica may not show yet, as this process last measured (absent while not measured)",
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { replica, lagSeconds } of sources.readReplicas()) {
+        if (lagSeconds !== null) this.set({ replica: String(replica) }, lagSeconds);
+      }
+    },
+  });
+  new Gauge({
+    name: 'linkpilot_db_read_replica_in_use',
+    help: 'Whether the analytics reads go to each read replica (1: it keeps up within DATABASE_READ_MAX_LAG_S) or to the primary instead (0)',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { replica, isInUse } of sources.readReplicas()) {
+        this.set({ replica: String(replica) }, isInUse ? 1 : 0);
+      }
+    },
+  });
+
+  new Gauge({
     name: 'linkpilot_redis_connection_up',
     help: 'Whether each Redis client is connected and ready (1) or not (0)',
     labelNames: ['client'],
@@ -181,7 +218,7 @@ export function registerBackgroundGauges(
  * Every stream's state, or none: when the store is lost, fails, or has not answered within
  * `timeoutMs` (a command left behind then settles unheard: the race has handled it).
  */
-export async function readClickStreams(
+async function readClickStreams(
   source: BackgroundGaugeSources['clickStreams'],
   timeoutMs: number,
 ): Promise<[string, ClickStreamState][]> {

@@ -106,7 +106,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
 
 const BY_ID = new Map(NETWORKS.map((network) => [network.networkId, network]));
 
-export function findNetwork(networkId: NetworkId): NetworkDefinition {
+function findNetwork(networkId: NetworkId): NetworkDefinition {
   const network = BY_ID.get(networkId);
   if (network === undefined) throw new Error(`Network ${networkId} missing from the registry`);
   return network;

@@ -10,7 +10,7 @@ import { isForbiddenTarget } from '../common/net/is-forbidden-target';
  */
 
 /** The resolved address is one probes may not reach; carried through undici as the cause. */
-export class ForbiddenTargetError extends Error {
+class ForbiddenTargetError extends Error {
   readonly code = 'ERR_PROBE_FORBIDDEN_TARGET';
   constructor(hostname: string, address: string) {
     super(`Refused probe target ${hostname} (${address})`);

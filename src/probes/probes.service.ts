@@ -16,7 +16,7 @@ import { classifyDeepLinkProbe } from './rules/classify-deep-link-probe';
 import { classifyHealthProbe } from './rules/classify-health-probe';
 
 /** Probes running at once per process: each holds at most two outbound requests. */
-export const PROBE_CONCURRENCY = 4;
+const PROBE_CONCURRENCY = 4;
 /** Links waiting beyond this are not queued (the sweep picks them up later). */
 const MAX_WAITING = 10_000;
 /** Links one sweep expires, and stranded links it retries (each). */

@@ -28,7 +28,7 @@ import { WebhookSecretCipher } from './webhook-secret-cipher';
 import { signatureHeader } from './webhook-signing';
 
 /** A 2xx within this is delivered; anything else is retried. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** An attempt is owned by its worker this long (well past the timeout), then made again. */
 const IN_FLIGHT_MS = 60_000;
 const POLL_INTERVAL_MS = 1_000;

@@ -64,7 +64,7 @@ const toSecretKey = (key: Buffer): SecretKey => ({ id: secretKeyIdOf(key), key }
 
 export const DEVELOPMENT_SECRET_KEY_ID = secretKeyIdOf(DEVELOPMENT_SECRET_KEY);
 
-export const MISSING_KEY_MESSAGE =
+const MISSING_KEY_MESSAGE =
   'WEBHOOK_SECRET_KEY is required when DATABASE_URL is set: it encrypts the webhook signing ' +
   'secrets stored in PostgreSQL, which without it anyone with a copy of the database could ' +
   "read. Generate one with `openssl rand -hex 32` (or `node -e \"console.log(require('crypto')" +

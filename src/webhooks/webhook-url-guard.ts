@@ -1,6 +1,6 @@
 import { resolveAllowedAddress } from '../probes/pinned-connector';
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /**
  * Why an endpoint URL is refused, or null when it may be registered: absolute `https` (with

@@ -33,9 +33,9 @@ import { WebhookOriginsService } from './webhook-origins.service';
 import { findWebhookUrlProblem } from './webhook-url-guard';
 
 /** Endpoints per creator and environment (issue 17). */
-export const MAX_WEBHOOKS_PER_CREATOR = 10;
+const MAX_WEBHOOKS_PER_CREATOR = 10;
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
+const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
 /** The webhook endpoints API (docs/webhooks.md "Webhooks"); every call is scoped by creator and environment. */
 @Injectable()

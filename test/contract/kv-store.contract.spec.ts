@@ -16,8 +16,12 @@ import {
 import { edgeKeysOf } from '../../src/account/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
 import { CLAIM_KEY_SCRIPT } from '../../src/kv/claim-key.script';
+import { countOf, emptyRegisters, mergeSerialized } from '../../src/analytics/hyperloglog';
 import {
-  COUNT_UNIQUE_VISITORS_SCRIPT,
+  DELETE_MOVED_SKETCHES_SCRIPT,
+  FORGET_LATE_SKETCHES_SCRIPT,
+  LATE_SKETCHES_SCRIPT,
+  sha1HexOf,
   uniqueVisitorKeys,
 } from '../../src/analytics/unique-visitors';
 import { KvStore } from '../../src/kv/kv-store';
@@ -75,6 +79,14 @@ function seededRandom(seed: number): () => number {
 
 describe.each(STORES)('KvStore contract: $name', ({ open }) => {
   let store: KvStore;
+  /** Distinct visitors of the union of sketches (one hash slot), as the service counts them. */
+  const countVisitors = async (keys: string[]): Promise<number> => {
+    const registers = emptyRegisters();
+    for (const value of await store.getBytes(keys)) {
+      if (value !== null) mergeSerialized(registers, value);
+    }
+    return countOf(registers);
+  };
   beforeAll(() => {
     store = open();
   });
@@ -271,8 +283,7 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
           clickAdmissionArgs(request),
         );
       };
-      const count = (setKeys: string[]) =>
-        store.runScript(COUNT_UNIQUE_VISITORS_SCRIPT, setKeys, []);
+      const count = countVisitors;
 
       expect(await admit('visitor-a', '203.0.113.10')).toEqual(['counted', 1]);
       expect(await admit('visitor-a', '203.0.113.10')).toEqual(['counted', 2]);
@@ -364,21 +375,29 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
     it('should append a spooled click to its stream and its visitor to both day sets, harmlessly twice', async () => {
       const stream = `clicks:{${RUN}}:spool`;
       const sets = uniqueVisitorKeys(`${RUN}-sp-creator`, 'live', `${RUN}-sp-link`, '2027-01-01');
-      const replay = (record: string, hash: string) =>
+      const late = `uv:{${RUN}}:late`;
+      const replay = (record: string, hash: string, lateMember = '') =>
         store.runScript(
           REPLAY_SPOOLED_CLICK_SCRIPT,
-          [stream, sets.link, sets.creator],
-          [record, hash, 60],
+          [stream, sets.link, sets.creator, late],
+          [record, hash, 60, lateMember],
         );
-      const count = (key: string) => store.runScript(COUNT_UNIQUE_VISITORS_SCRIPT, [key], []);
 
       expect(typeof (await replay('r1', 'visitor-a'))).toBe('string');
       await replay('r1', 'visitor-a');
-      await replay('r2', '');
+      await replay('r2', '', 'no visitor: not late');
+      expect(await store.runScript(LATE_SKETCHES_SCRIPT, [late], [])).toEqual([]);
+      await replay('r3', 'visitor-b', 'late link-day');
+      await replay('r3', 'visitor-b', 'late link-day');
 
-      expect(await store.streamLength(stream)).toBe(3);
-      expect(await count(sets.link)).toBe(1);
-      expect(await count(sets.creator)).toBe(1);
+      expect(await store.streamLength(stream)).toBe(5);
+      expect(await countVisitors([sets.link])).toBe(2);
+      expect(await countVisitors([sets.creator])).toBe(2);
+      expect(await store.runScript(LATE_SKETCHES_SCRIPT, [late], [])).toEqual(['late link-day']);
+      expect(
+        await store.runScript(FORGET_LATE_SKETCHES_SCRIPT, [late], ['late link-day', 'other']),
+      ).toBe(1);
+      expect(await store.runScript(LATE_SKETCHES_SCRIPT, [late], [])).toEqual([]);
     });
 
     it('should raise a kept quota counter by a segment’s clicks once, and create a lost one from its seed', async () => {
@@ -404,6 +423,45 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
       expect(await store.getString(lost)).toBe('13');
       expect(await reconcile(unknown, 'segment-1', 5, '')).toBe(0);
       expect(await store.getString(unknown)).toBeNull();
+    });
+  });
+
+  describe('unique-visitor sketches', () => {
+    it('should read sketches as bytes and delete only those still holding what was read', async () => {
+      const creatorId = `${RUN}-mv-creator`;
+      const first = uniqueVisitorKeys(creatorId, 'live', `${RUN}-mv-a`, '2027-01-01');
+      const second = uniqueVisitorKeys(creatorId, 'live', `${RUN}-mv-b`, '2027-01-01');
+      const stream = `clicks:{${RUN}}:mv`;
+      const late = `uv:{${RUN}}:mv-late`;
+      const add = (keys: { link: string; creator: string }, visitor: string) =>
+        store.runScript(
+          REPLAY_SPOOLED_CLICK_SCRIPT,
+          [stream, keys.link, keys.creator, late],
+          [visitor, visitor, 60, ''],
+        );
+      await add(first, 'visitor-a');
+      await add(second, 'visitor-b');
+      const keys = [first.link, second.link, first.creator, `${first.link}:never-written`];
+
+      const read = await store.getBytes(keys);
+      expect(read.map((value) => value?.subarray(0, 4).toString() ?? null)).toEqual([
+        'HYLL',
+        'HYLL',
+        'HYLL',
+        null,
+      ]);
+      // A visitor added after the read (to the second link and the creator): those are kept.
+      await add(second, 'visitor-c');
+      const shas = read.map((value) => (value === null ? '' : sha1HexOf(value)));
+      expect(await store.runScript(DELETE_MOVED_SKETCHES_SCRIPT, keys, shas)).toBe(1);
+
+      expect((await store.getBytes(keys)).map((value) => value !== null)).toEqual([
+        false,
+        true,
+        true,
+        false,
+      ]);
+      expect(await countVisitors([second.link])).toBe(2);
     });
   });
 
@@ -459,8 +517,11 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         { id: ids[2], payload: 'c' },
       ]);
       expect(await store.streamLength(stream)).toBe(1);
+      // Trimmed, the stream starts at its oldest entry not yet acknowledged.
+      expect(await store.firstStreamEntryId(stream)).toBe(ids[2]);
       await store.ackAndDelete(stream, 'writers', [ids[2]]);
       expect(await store.streamLength(stream)).toBe(0);
+      expect(await store.firstStreamEntryId(stream)).toBeNull();
       expect(await store.claimIdleEntries(stream, 'writers', 'two', 0, 10)).toEqual([]);
     });
 

@@ -5,7 +5,7 @@ import { AnalyticsService } from '../../src/analytics/analytics.service';
 import { ClickCountsService } from '../../src/analytics/click-counts.service';
 import { ClickRecordMessage } from '../../src/analytics/click-record-codec';
 import type { RecordScope } from '../../src/common/access/auth-context';
-import { clickWriter, writeClicks } from '../support/click-rollups';
+import { clickWriter, moveWatermark, unsettledRowsOf, writeClicks } from '../support/click-rollups';
 import {
   RawClickFilter,
   rawBucketCountsOf,
@@ -15,9 +15,35 @@ import {
 import { startTestApp, TestApp } from '../support/test-app';
 
 const HOUR_MS = 3_600_000;
-/** Days either side of a month edge (and of a day edge between them). */
-const DAYS = ['2026-01-30', '2026-01-31', '2026-02-01', '2026-02-02', '2026-02-28', '2026-03-01'];
-const RANGE_DAYS = ['2026-01-29', ...DAYS, '2026-03-02'];
+/**
+ * Days either side of a month edge (and of a day edge between them), after every click of
+ * the other tests: the watermark is moved among them, back and forth, and another test's
+ * clicks stay settled all the while.
+ */
+const DAYS = ['2031-01-30', '2031-01-31', '2031-02-01', '2031-02-02', '2031-02-28', '2031-03-01'];
+const RANGE_DAYS = ['2031-01-29', ...DAYS, '2031-03-02'];
+
+/**
+ * A watermark: the start of an hour of RANGE_DAYS (hour 24 is the next day's first), or of
+ * the hour of one of the run's clicks or the one after it (so clicks fall on its very edge).
+ */
+const watermarkArbitrary = fc.record({
+  day: fc.constantFrom(...RANGE_DAYS),
+  hour: fc.integer({ min: 0, max: 24 }),
+  ofClick: fc.option(fc.record({ index: fc.nat(), next: fc.boolean() })),
+});
+type Watermark = typeof watermarkArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function hourOfWatermark(watermark: Watermark, records: ClickRecordMessage[]): string {
+  const { day, hour, ofClick } = watermark;
+  if (ofClick === null || records.length === 0) {
+    return new Date(Date.parse(`${day}T00:00:00.000Z`) + hour * HOUR_MS).toISOString();
+  }
+  const clickedAtMs = Date.parse(records[ofClick.index % records.length].clickedAt);
+  const hourMs = Math.floor(clickedAtMs / HOUR_MS) * HOUR_MS;
+  return new Date(hourMs + (ofClick.next ? HOUR_MS : 0)).toISOString();
+}
+
 const MERCHANTS = ['amazon', 'asos', 'nike', null] as const;
 const NETWORKS = ['awin', 'amazon_associates', 'impact'] as const;
 const PRESETS = ['default', 'link_in_bio', 'long_form'] as const;
@@ -128,20 +154,28 @@ describe('Analytics reads from the rollups (e2e, property)', () => {
         fc.asyncProperty(
           fc.array(clickArbitrary, { maxLength: 150 }),
           fc.array(readArbitrary, { minLength: 1, maxLength: 6 }),
-          async (clicks, reads) => {
+          // Before the first batch, between the two and after both: clicks reach the creator
+          // rollups at once or when their hour is settled, and some are taken back out.
+          fc.tuple(watermarkArbitrary, watermarkArbitrary, watermarkArbitrary),
+          async (clicks, reads, watermarks) => {
             const world = newWorld();
             const records = clicks.map((click) => recordOf(world, click));
             // In two batches, as two passes of the writer would store them.
             const half = Math.floor(records.length / 2);
+            await moveWatermark(t.app, hourOfWatermark(watermarks[0], records));
             if (half > 0) await writeClicks(writer, records.slice(0, half));
+            await moveWatermark(t.app, hourOfWatermark(watermarks[1], records));
             if (records.length > half) await writeClicks(writer, records.slice(half));
+            await moveWatermark(t.app, hourOfWatermark(watermarks[2], records));
             for (const read of reads) await expectSameAnswers(world, read);
+            const creatorIds = world.creators.map((creator) => creator.creatorId);
+            expect(await unsettledRowsOf(t.app, creatorIds)).toBe(0);
           },
         ),
         { numRuns: 40 },
       ),
     ).resolves.toBeUndefined();
-  });
+  }, 120_000); // each run moves the watermark three times, under a lock of the rollups
 
   async function expectSameAnswers(
     world: World,

@@ -10,6 +10,8 @@ import {
   sourceOfRecord,
   storedClicksOf,
   storedRollupsOf,
+  moveWatermark,
+  unsettledRowsOf,
   writeClicks,
 } from '../support/click-rollups';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -220,6 +222,32 @@ describe('analytics rebuild (e2e)', () => {
     expect(await storedRollupsOf(t.app, [creatorId])).toEqual(
       rollupsOf(await storedClicksOf(t.app, [creatorId])),
     );
+  });
+
+  it('should rebuild the creator rollups of the settled hours only, the watermark within the day', async () => {
+    // 2030: after every click of the other tests (the watermark is shared by the run).
+    const day = '2030-06-07';
+    const { creatorId } = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const records = randomClicks(150, {
+      seed: 15,
+      creators: [{ creatorId, linkIds: [ulid(), ulid()] }],
+      days: [day],
+    }).filter((record) => record.clickedAt.startsWith(day));
+    await moveWatermark(t.app, `${day}T12:00:00.000Z`);
+    await writeClicks(clickWriter(t.app), records);
+    await corruptDay(creatorId, day);
+    // Rows for hours the creator rollups must not hold (after the watermark) are damage too.
+    await dataSource.query(
+      `INSERT INTO click_rollup_route_hours VALUES ($1, 'live', $2, 'awin', 'routed', 4)`,
+      [creatorId, `${day}T20:00:00.000Z`],
+    );
+
+    const { code, json } = await cli('analytics', 'rebuild', '--creator', creatorId);
+    expect([code, json.rebuild?.repairedDays]).toEqual([0, 1]);
+    expect(await storedRollupsOf(t.app, [creatorId])).toEqual(
+      rollupsOf(records.map(sourceOfRecord)),
+    );
+    expect(await unsettledRowsOf(t.app, [creatorId])).toBe(0);
   });
 
   it.each([

@@ -9,23 +9,29 @@ import {
 import { CLICK_STREAMS } from '../../src/analytics/click-streams';
 import { ClickEntity } from '../../src/analytics/click.entity';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
+import { ClickRollupSettler } from '../../src/analytics/click-rollup-settler.service';
+import { ClickRollupsRepository } from '../../src/analytics/click-rollups.repository';
 import { SandboxService } from '../../src/sandbox/sandbox.service';
 import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
+import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
 import { insertClicks } from '../factories/click.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
   clickWriter,
+  moveWatermark,
   randomClicks,
   rollupsOf,
   seededRandom,
   sourceOfRecord,
   storedClicksOf,
   storedRollupsOf,
+  unsettledRowsOf,
   writeClicks,
 } from '../support/click-rollups';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const CLAIM_IDLE_MS = 100;
+const HOUR_MS = 60 * 60 * 1000;
 
 describe('Click rollups (e2e)', () => {
   let t: TestApp;
@@ -210,6 +216,159 @@ describe('Click rollups (e2e)', () => {
     expect(afterReset.links.length).toBeGreaterThan(0);
   });
 
+  // The watermark is shared by every test of the run: these move it among hours of 2030, after
+  // every other test's clicks (and before the read property test's, which moves it in 2031),
+  // and check what holds wherever it is: reads see every click, and the creator rollups hold
+  // exactly the link rollup's rows of the hours before it (unsettledRowsOf).
+  describe('settling', () => {
+    /** The watermark, and the clicks the creator's route days hold: one snapshot. */
+    const settledOf = async (creatorId: string): Promise<{ watermark: string; clicks: number }> => {
+      const [row]: { watermark: Date; clicks: string }[] = await t.app.get(DataSource).query(
+        `SELECT (SELECT hour FROM click_rollup_watermark) AS watermark,
+                (SELECT coalesce(sum(clicks), 0) FROM click_rollup_route_days
+                  WHERE creator_id = $1) AS clicks`,
+        [creatorId],
+      );
+      return { watermark: new Date(row.watermark).toISOString(), clicks: Number(row.clicks) };
+    };
+
+    it('should add the clicks of the open hours to the link rollup only, until their hour is settled', async () => {
+      const creator = await newCreator();
+      const records = randomClicks(200, {
+        seed: 7,
+        creators: [creator],
+        days: ['2030-03-10', '2030-03-11'],
+      });
+      const watermark = '2030-03-10T12:00:00.000Z';
+      await moveWatermark(t.app, watermark);
+      await writeClicks(clickWriter(t.app), records);
+      expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(expectedOf(records));
+      expect(await unsettledRowsOf(t.app, [creator.creatorId])).toBe(0);
+      const before = records.filter((record) => record.clickedAt < watermark).length;
+      expect(before).toBeGreaterThan(0);
+      expect(before).toBeLessThan(records.length);
+      // The clicks after the watermark wait in the link rollup (wherever another test of the
+      // run may have moved it meanwhile).
+      const settled = await settledOf(creator.creatorId);
+      expect(settled.clicks).toBe(
+        records.filter((record) => record.clickedAt < settled.watermark).length,
+      );
+
+      // Settled, then taken back out, then settled again: reads never change.
+      for (const hour of [
+        '2030-03-11T06:00:00.000Z',
+        '2030-03-09T00:00:00.000Z',
+        '2030-03-13T00:00:00.000Z',
+      ]) {
+        await moveWatermark(t.app, hour);
+        expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(expectedOf(records));
+        expect(await unsettledRowsOf(t.app, [creator.creatorId])).toBe(0);
+      }
+
+      // Deleted and updated clicks on both sides of the watermark.
+      await moveWatermark(t.app, '2030-03-11T00:00:00.000Z');
+      const dataSource = t.app.get(DataSource);
+      const byTime = [...records].sort((a, b) => a.clickedAt.localeCompare(b.clickedAt));
+      const ids = (from: number, to: number) => byTime.slice(from, to).map((r) => r.recordId);
+      await dataSource.query(`DELETE FROM clicks WHERE record_id = ANY($1)`, [
+        [...ids(0, 10), ...ids(190, 200)],
+      ]);
+      // Across the watermark both ways: the earliest clicks to the open day and the latest back.
+      await dataSource.query(
+        `UPDATE clicks SET clicked_at = clicked_at + interval '1 day', device_class = 'tablet' WHERE record_id = ANY($1)`,
+        [ids(10, 20)],
+      );
+      await dataSource.query(
+        `UPDATE clicks SET clicked_at = clicked_at - interval '1 day' WHERE record_id = ANY($1)`,
+        [ids(180, 190)],
+      );
+      expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(
+        rollupsOf(await storedClicksOf(t.app, [creator.creatorId])),
+      );
+      expect(await unsettledRowsOf(t.app, [creator.creatorId])).toBe(0);
+    });
+
+    it('should settle each hour with clicks in its own transaction, up to the hour ended 5 minutes ago', async () => {
+      const creator = await newCreator();
+      const records = randomClicks(60, { seed: 8, creators: [creator], days: ['2030-05-01'] })
+        .map((record, i) => {
+          const hour = i % 2 === 0 ? 3 : 7;
+          return {
+            ...record,
+            clickedAt: `2030-05-01T0${hour}:${String(i % 60).padStart(2, '0')}:00.000Z`,
+          };
+        })
+        .map((record) => ({ ...record, recordId: ulid(Date.parse(record.clickedAt)) }));
+      await moveWatermark(t.app, '2030-05-01T00:00:00.000Z');
+      await writeClicks(clickWriter(t.app), records);
+      const repository = t.app.get(ClickRollupsRepository);
+      const moves = jest.spyOn(repository, 'moveWatermark');
+      const settler = (nowIso: string, consumerEnabled = true) =>
+        new ClickRollupSettler(
+          { consumerEnabled, pollIntervalMs: 250, claimIdleMs: 30_000 },
+          repository,
+          { nowMs: () => Date.parse(nowIso) },
+        );
+      try {
+        // Where no clicks are written, nothing is settled.
+        await settler('2030-05-01T09:04:59.000Z', false).settleDue();
+        expect(moves).not.toHaveBeenCalled();
+        // 09:04:59 less 5 minutes is still within 08:00: hours up to 08:00 are settled. The
+        // hours with clicks, 03:00 and 07:00, each in a transaction; the rest passed in them.
+        await settler('2030-05-01T09:04:59.000Z').settleDue();
+        // (Fewer if another test of the run moved the watermark past them meanwhile.)
+        expect(moves.mock.calls.length).toBeLessThanOrEqual(2);
+        expect(
+          moves.mock.calls.filter(
+            ([to]) =>
+              !['2030-05-01T04:00:00.000Z', '2030-05-01T08:00:00.000Z'].includes(to.toISOString()),
+          ),
+        ).toEqual([]);
+        expect(await repository.findWatermark()).toBeGreaterThanOrEqual(
+          Date.parse('2030-05-01T08:00:00.000Z'),
+        );
+      } finally {
+        moves.mockRestore();
+      }
+      expect(await storedRollupsOf(t.app, [creator.creatorId])).toEqual(expectedOf(records));
+      expect(await unsettledRowsOf(t.app, [creator.creatorId])).toBe(0);
+    });
+
+    it('should keep the rollups exact, without deadlocks, when the watermark moves while writers write', async () => {
+      const creators = [await newCreator(2), await newCreator(2)];
+      const day = '2030-04-05';
+      let isWriting = true;
+      const random = seededRandom(9);
+      const writers = Array.from({ length: 6 }, async (_, w) => {
+        const writer = clickWriter(t.app);
+        for (let round = 0; isWriting || round < 3; round++) {
+          await writeClicks(
+            writer,
+            randomClicks(60, { seed: 10_000 + 100 * w + round, creators, days: [day] }).sort(
+              () => random() - 0.5,
+            ),
+          );
+        }
+      });
+      const hours = Array.from(
+        { length: 12 },
+        (_, i) => Date.parse(`${day}T00:00:00.000Z`) + ((i * 5) % 25) * HOUR_MS,
+      );
+      try {
+        for (const hourMs of hours) await moveWatermark(t.app, new Date(hourMs).toISOString());
+      } finally {
+        isWriting = false;
+      }
+      const results = await Promise.allSettled(writers);
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      const creatorIds = creators.map((c) => c.creatorId);
+      expect(await storedRollupsOf(t.app, creatorIds)).toEqual(
+        rollupsOf(await storedClicksOf(t.app, creatorIds)),
+      );
+      expect(await unsettledRowsOf(t.app, creatorIds)).toBe(0);
+    });
+  });
+
   it('should aggregate the clicks already stored when migrated, and remove all it made on down', async () => {
     const creator = await newCreator();
     const records = randomClicks(40, { seed: 6, creators: [creator], days: ['2026-03-13'] });
@@ -218,6 +377,8 @@ describe('Click rollups (e2e)', () => {
     await runner.startTransaction();
     try {
       const migration = new ClickRollups1764450000000();
+      const watermark = new ClickRollupWatermark1764520000000();
+      await watermark.down(runner);
       await migration.down(runner);
       const objects = () =>
         runner.query(
@@ -236,6 +397,9 @@ describe('Click rollups (e2e)', () => {
       await migration.up(runner);
       // 4 tables, their 4 unique keys and the link rollup's creator index; 3 functions, 3 triggers.
       expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3);
+      await watermark.up(runner);
+      // The watermark and its key, the link rollup's hour index, 3 views.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3);
       const rows = (table: string) =>
         runner.query(`SELECT clicks FROM ${table} WHERE creator_id = $1`, [
           creator.creatorId,

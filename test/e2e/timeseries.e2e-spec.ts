@@ -37,7 +37,10 @@ describe('Analytics time series (e2e)', () => {
 
   const series = async (query: string) =>
     (await api.get(`/v1/analytics/timeseries?${query}`).expect(200)).body.data as {
-      series: { key: string | null; buckets: { start: string; clicks: number }[] }[];
+      series: {
+        key: string | null;
+        buckets: { start: string; clicks: number; uniqueVisitors?: number }[];
+      }[];
     };
   const clicksListed = async (query: string): Promise<number> =>
     (await api.get(`/v1/analytics/clicks?${query}`).expect(200)).body.data.pagination
@@ -56,11 +59,12 @@ describe('Analytics time series (e2e)', () => {
       {
         key: null,
         buckets: [
-          { start: '2026-03-01T00:00:00.000Z', clicks: 3 },
-          { start: '2026-03-02T00:00:00.000Z', clicks: 0 },
-          { start: '2026-03-03T00:00:00.000Z', clicks: 1 },
-          { start: '2026-03-04T00:00:00.000Z', clicks: 1 },
-          { start: '2026-03-05T00:00:00.000Z', clicks: 0 },
+          // Clicks written straight to PostgreSQL: no visitor went through the edge.
+          { start: '2026-03-01T00:00:00.000Z', clicks: 3, uniqueVisitors: 0 },
+          { start: '2026-03-02T00:00:00.000Z', clicks: 0, uniqueVisitors: 0 },
+          { start: '2026-03-03T00:00:00.000Z', clicks: 1, uniqueVisitors: 0 },
+          { start: '2026-03-04T00:00:00.000Z', clicks: 1, uniqueVisitors: 0 },
+          { start: '2026-03-05T00:00:00.000Z', clicks: 0, uniqueVisitors: 0 },
         ],
       },
     ]);
@@ -85,6 +89,14 @@ describe('Analytics time series (e2e)', () => {
       ],
     ]);
     expect(byHour.series[0].buckets).toHaveLength(24);
+    // Unique visitors only by day and ungrouped: no sketch per hour or per group.
+    const ungroupedHours = await series('interval=hour&from=2026-03-01&to=2026-03-01');
+    const groupedDays = await series('interval=day&from=2026-03-01&to=2026-03-01&groupBy=device');
+    for (const bucket of [...ungroupedHours.series, ...groupedDays.series].flatMap(
+      (s) => s.buckets,
+    )) {
+      expect(bucket).not.toHaveProperty('uniqueVisitors');
+    }
 
     const oneLink = await series(`interval=day&from=2026-03-01&to=2026-03-04&linkId=${linkB}`);
     expect(oneLink.series[0].buckets.map((b) => b.clicks)).toEqual([1, 0, 1, 0]);

@@ -9,7 +9,10 @@ const BROWSERS = [
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
 ];
 
-/** 0.81% is HyperLogLog's standard error in Redis; 3 standard errors, and at least 1. */
+/**
+ * 0.81% is the HyperLogLog's standard error, in Redis and in the in-process store alike (the
+ * same registers); 3 standard errors, and at least 1.
+ */
 const tolerance = (n: number): number => Math.max(1, Math.ceil(3 * 0.0081 * n));
 
 describe('Unique visitors (e2e)', () => {

@@ -9,7 +9,7 @@ export type ClickSeed = Partial<Omit<ClickEntity, 'clickedAt' | 'creatorId'>> & 
 };
 
 /** A click row of this creator, with a ULID record id made at its clickedAt. */
-export function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
+function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
   const clickedAt = new Date(seed.clickedAt);
   return Object.assign(new ClickEntity(), {
     recordId: ulid(clickedAt.getTime()),

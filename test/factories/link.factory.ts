@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 import { LinkEntity } from '../../src/links/link.entity';
 
-export const EXAMPLE_ROUTED_URL = 'https://www.example-merchant.test/p/1?utm_source=linkpilot';
+const EXAMPLE_ROUTED_URL = 'https://www.example-merchant.test/p/1?utm_source=linkpilot';
 
 /**
  * Inserts a link row directly (no routing): a passthrough link to a merchant outside the

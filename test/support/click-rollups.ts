@@ -3,6 +3,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ulid } from 'ulid';
 import { ClickRecordMessage, encodeClickRecord } from '../../src/analytics/click-record-codec';
+import { ClickRollupsRepository } from '../../src/analytics/click-rollups.repository';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
 import { ClickEntity } from '../../src/analytics/click.entity';
 import { KvStore } from '../../src/kv/kv-store';
@@ -235,18 +236,32 @@ export async function storedClicksOf(
   }));
 }
 
-/** The creators' rollup rows as stored, in the shape of rollupsOf. */
+/**
+ * The creators' rollup rows as reads see them, in the shape of rollupsOf: the link rollup as
+ * stored, the creator rollups through their views (their settled hours and the link rollup's
+ * hours after the watermark), a group's rows in both parts added up.
+ */
 export async function storedRollupsOf(
   app: INestApplication,
   creatorIds: string[],
 ): Promise<RollupRows> {
-  const query = (table: string): Promise<StoredRow[]> =>
-    app
-      .get(DataSource)
-      .query(
-        `SELECT *${table.includes('_days') ? ', day::text AS day_text' : ''} FROM ${table} WHERE creator_id = ANY($1)`,
-        [creatorIds],
-      );
+  const query = (table: string): Promise<StoredRow[]> => {
+    if (table === 'click_rollup_links') {
+      return app
+        .get(DataSource)
+        .query(`SELECT * FROM ${table} WHERE creator_id = ANY($1)`, [creatorIds]);
+    }
+    const isDaily = table.includes('_days');
+    const keys = isDaily
+      ? 'creator_id, environment, day, merchant_id, network_id, preset, outcome'
+      : `creator_id, environment, hour, ${table.includes('audience') ? 'visitor_country, device_class' : 'network_id, outcome'}`;
+    const sums = isDaily ? ', sum(confidence_sum) AS confidence_sum, sum(epc_sum) AS epc_sum' : '';
+    return app.get(DataSource).query(
+      `SELECT ${keys}${isDaily ? ', day::text AS day_text' : ''}, sum(clicks)::int AS clicks${sums}
+         FROM ${table}_all WHERE creator_id = ANY($1) GROUP BY ${keys}`,
+      [creatorIds],
+    );
+  };
   const hour = (row: StoredRow) => new Date(row.hour as Date).toISOString();
   const [links, routeDays, routeHours, audienceHours] = await Promise.all([
     query('click_rollup_links'),
@@ -302,4 +317,58 @@ export async function storedRollupsOf(
       row.clicks,
     ]),
   };
+}
+
+/**
+ * Rows of the creators' creator rollups that are not what the watermark says they must be:
+ * the link rollup's rows of the hours before it, projected (both sides' extra rows, counted
+ * in one snapshot, so a watermark moved meanwhile by another test changes nothing).
+ */
+export async function unsettledRowsOf(
+  app: INestApplication,
+  creatorIds: string[],
+): Promise<number> {
+  const rollups = [
+    {
+      table: 'click_rollup_route_days',
+      key: 'creator_id, environment, day, merchant_id, network_id, preset, outcome',
+      fromLinks: `creator_id, environment, (hour AT TIME ZONE 'UTC')::date, merchant_id, network_id, preset, outcome`,
+      sums: ['clicks', 'confidence_sum', 'epc_sum'],
+    },
+    {
+      table: 'click_rollup_route_hours',
+      key: 'creator_id, environment, hour, network_id, outcome',
+      fromLinks: 'creator_id, environment, hour, network_id, outcome',
+      sums: ['clicks'],
+    },
+    {
+      table: 'click_rollup_audience_hours',
+      key: 'creator_id, environment, hour, visitor_country, device_class',
+      fromLinks: 'creator_id, environment, hour, visitor_country, device_class',
+      sums: ['clicks'],
+    },
+  ];
+  const differing = rollups.map(
+    ({ table, key, fromLinks, sums }) => `
+      (SELECT count(*) FROM (
+        (SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links
+          WHERE creator_id = ANY($1) AND hour < (SELECT hour FROM click_rollup_watermark)
+          GROUP BY ${fromLinks}
+         EXCEPT ALL SELECT ${key}, ${sums.join(', ')} FROM ${table} WHERE creator_id = ANY($1))
+        UNION ALL
+        (SELECT ${key}, ${sums.join(', ')} FROM ${table} WHERE creator_id = ANY($1)
+         EXCEPT ALL
+         SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links
+          WHERE creator_id = ANY($1) AND hour < (SELECT hour FROM click_rollup_watermark)
+          GROUP BY ${fromLinks})) AS difference)`,
+  );
+  const rows: { count: string }[] = await app
+    .get(DataSource)
+    .query(`SELECT ${differing.join(' + ')} AS count`, [creatorIds]);
+  return Number(rows[0].count);
+}
+
+/** Moves the click rollups' watermark to an hour, forward or back (as tests alone do). */
+export async function moveWatermark(app: INestApplication, hour: string): Promise<void> {
+  await app.get(ClickRollupsRepository).moveWatermark(new Date(hour), { canMoveBack: true });
 }

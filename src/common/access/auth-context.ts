@@ -16,7 +16,7 @@ export interface RecordScope {
  * What the API gate and the routes need of the caller's plan: its capabilities and limits,
  * read from the plan row (`plans` table), never inferred from the plan's id.
  */
-export interface CallerPlan {
+interface CallerPlan {
   id: string;
   displayName: string;
   hasApiAccess: boolean;

@@ -2,7 +2,7 @@ import { AppError } from './app-error';
 import { ErrorCode } from './error-code';
 
 /** Seconds a client should wait before retrying a call the database could not serve. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'The database is unavailable or did not answer in time; retry shortly.';
@@ -13,7 +13,7 @@ export function databaseUnavailableError(): AppError {
   });
 }
 
-export const DATABASE_STATEMENT_TIMEOUT_MESSAGE =
+const DATABASE_STATEMENT_TIMEOUT_MESSAGE =
   'A database statement of this call ran longer than its statement timeout ' +
   '(DATABASE_STATEMENT_TIMEOUT_MS) and was cancelled; the database is up. Retry shortly.';
 

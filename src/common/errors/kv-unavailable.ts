@@ -2,7 +2,7 @@ import { AppError } from './app-error';
 import { ErrorCode } from './error-code';
 
 /** Seconds a client should wait before retrying a call the key-value store could not serve. */
-export const KV_RETRY_AFTER_SECONDS = 5;
+const KV_RETRY_AFTER_SECONDS = 5;
 
 export function kvUnavailableError(): AppError {
   return new AppError(

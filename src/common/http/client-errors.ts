@@ -9,7 +9,7 @@ import { ERROR_STATUS, ErrorCode } from '../errors/error-code';
  * Request line and headers together may hold this many bytes (node:http's default,
  * `maxHeaderSize`); past it node refuses the request before any route sees it.
  */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
  * Fastify's `clientErrorHandler`: what node:http could not parse as a request (headers over

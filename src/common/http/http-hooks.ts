@@ -15,7 +15,7 @@ const firstHeaderValue = (value: string | string[] | undefined): string | undefi
  * Longest request target (path and query) served: ample for any id or list query of ours,
  * and it keeps a path that is mostly garbage from reaching the router and the validators.
  */
-export const MAX_REQUEST_URL_LENGTH = 8192;
+const MAX_REQUEST_URL_LENGTH = 8192;
 
 /**
  * Extra origins creators declare at run time (Enterprise webhook `allowedOrigins`): each is
@@ -48,7 +48,7 @@ export function setDeclaredOrigins(fastify: FastifyInstance, origins: DeclaredOr
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** A host (and port up to 65535) that makes a valid https URL as it is written. */
-export function isSafeHost(host: string): boolean {
+function isSafeHost(host: string): boolean {
   if (!SAFE_HOST.test(host)) return false;
   try {
     return new URL(`https://${host}/`).host === host.toLowerCase().replace(/:443$/, '');

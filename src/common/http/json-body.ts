@@ -10,7 +10,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * Objects and arrays nested deeper than this are refused before parsing. No request of ours
  * nests beyond four levels; a deep one is an attack on the validators, which recurse.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;

@@ -45,9 +45,3 @@ export function scrubLogText(text: string): string {
 function isIpv6Like(text: string): boolean {
   return text.includes('::') || text.split(':').length === 8;
 }
-
-/** A request target without its query: what a request line logs as its path. */
-export function toLoggedPath(url: string): string {
-  const queryStart = url.search(/[?#]/);
-  return queryStart === -1 ? url : url.slice(0, queryStart);
-}

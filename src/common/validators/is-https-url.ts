@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { isForbiddenTarget } from '../net/is-forbidden-target';
 
-export const MAX_URL_LENGTH = 4096;
+const MAX_URL_LENGTH = 4096;
 
 /**
  * C0 controls (CR, LF, TAB, NUL...), DEL and C1 controls. The WHATWG parser would silently
@@ -13,7 +13,7 @@ export const MAX_URL_LENGTH = 4096;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** True when the text holds a C0 or C1 control character (see CONTROL_CHARACTER). */
-export const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
+const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
 
 /** Why a string is not an absolute https URL we accept; null when it is one. */
 export function describeHttpsUrlProblem(value: unknown): string | null {

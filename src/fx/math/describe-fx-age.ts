@@ -1,7 +1,7 @@
 const HOUR_MS = 3_600_000;
 
 /** The confidence penalty of a routing decision made on stale FX data (SPEC, FX rates). */
-export const STALE_FX_CONFIDENCE_PENALTY = -0.02;
+const STALE_FX_CONFIDENCE_PENALTY = -0.02;
 
 export interface FxAge {
   /** Hours since the rates were valid, one decimal; 0 for a timestamp in the future. */

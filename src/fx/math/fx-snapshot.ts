@@ -44,7 +44,3 @@ export interface FxSnapshot {
 
 /** Units of each supported currency per 1 USD (USD itself is always 1). */
 export type FxRates = Record<CurrencyCode, number>;
-
-export function isSupportedCurrency(code: string): code is CurrencyCode {
-  return (SUPPORTED_CURRENCIES as readonly string[]).includes(code);
-}

@@ -8,7 +8,7 @@ export interface CanonicalisationCorpus {
 }
 
 /** Real-world URL forms of one product (one variant on one storefront). */
-export interface CorpusGroup {
+interface CorpusGroup {
   product: string;
   /** What every form gives; no other group of the merchant gives it. */
   canonicalUrl: string;

@@ -11,7 +11,7 @@ import { hasMerchantProfileShape, validateMerchantProfile } from './validate-mer
 
 /** SPEC: the knowledge base holds exactly 35 merchants. */
 export const EXPECTED_MERCHANT_COUNT = 35;
-export const CHANGELOG_FILE = 'CHANGELOG.md';
+const CHANGELOG_FILE = 'CHANGELOG.md';
 /** Real-world URL forms grouped by product, one file per merchant; absent from a deployed build. */
 export const CANONICALISATION_CORPUS_DIR = join(
   projectRoot(),

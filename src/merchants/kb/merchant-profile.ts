@@ -7,7 +7,7 @@ import { SUPPORTED_CURRENCIES, type CurrencyCode } from '../../fx/math/fx-snapsh
 
 export { NETWORK_IDS, SUPPORTED_CURRENCIES };
 export type { NetworkId };
-export type SupportedCurrency = CurrencyCode;
+type SupportedCurrency = CurrencyCode;
 
 /** ProductCategory [S]. */
 export const PRODUCT_CATEGORIES = [
@@ -46,8 +46,8 @@ export const IN_HOUSE_NETWORK_BY_MERCHANT: Readonly<Record<string, NetworkId>> =
 /** Region key of a storefront that serves no single country. */
 export const GLOBAL_REGION = 'GLOBAL';
 
-export type ProgramType = 'network' | 'direct';
-export type ProgramStatus = 'open' | 'closed';
+type ProgramType = 'network' | 'direct';
+type ProgramStatus = 'open' | 'closed';
 
 export interface MerchantCapabilities {
   deepLinking: boolean;
@@ -71,7 +71,7 @@ export interface DeviceBiases {
   desktop: number;
 }
 
-export interface AvailabilityFlags {
+interface AvailabilityFlags {
   globalAvailability: boolean;
   stockAware: boolean;
   /** ISO alpha-2 codes; null means the storefront ships globally. */
@@ -135,7 +135,7 @@ export interface RedundantParamRule {
   sameAsPathGroup?: string;
 }
 
-export interface CanonicalizationExample {
+interface CanonicalizationExample {
   input: string;
   canonical: string;
 }

@@ -4,7 +4,7 @@ import { GLOBAL_REGION, type NetworkId } from '../../merchants/kb/merchant-profi
 import type { RankStage, RegionTier } from './routing-types';
 
 /** A USD amount for prose: 4 decimals, or 2 significant digits below 0.0001. */
-export function formatUsd(amount: number): string {
+function formatUsd(amount: number): string {
   const magnitude = Math.abs(amount);
   return magnitude >= 0.0001 || magnitude === 0 ? amount.toFixed(4) : amount.toPrecision(2);
 }

@@ -106,7 +106,7 @@ export const SIGNAL_NAMES = [
 ] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
 
-export type SignalSource = 'essential' | 'enrichment' | 'creator';
+type SignalSource = 'essential' | 'enrichment' | 'creator';
 
 /**
  * One scoring signal of a candidate. `epc_base` is the USD base the score starts from (its
@@ -140,7 +140,7 @@ export interface TraceRoute {
   confidence: number;
 }
 
-export interface TraceAlternative extends TraceRoute {
+interface TraceAlternative extends TraceRoute {
   whyNotChosen: string;
 }
 
@@ -151,7 +151,7 @@ export interface TraceExclusion {
   reason: string;
 }
 
-export interface ScoringFormula {
+interface ScoringFormula {
   intermediateScore: number;
   confidenceFactor: number;
   finalScore: number;

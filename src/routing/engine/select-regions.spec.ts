@@ -1,5 +1,5 @@
 import { buildProfile, buildRegion, seedProfile } from './engine.fixtures';
-import { regionForMarket, resolveMarket, selectRegions, tierOfRegion } from './select-regions';
+import { resolveMarket, selectRegions, tierOfRegion } from './select-regions';
 
 const amazon = seedProfile('amazon');
 const asos = seedProfile('asos');
@@ -149,19 +149,4 @@ describe(selectRegions.name, () => {
       regionKeys: ['GLOBAL'],
     });
   });
-});
-
-describe(regionForMarket.name, () => {
-  it.each([
-    { merchant: amazon, country: 'US', expected: { tier: 1, regionKeys: ['US'] } },
-    { merchant: amazon, country: 'NZ', expected: { tier: 2, regionKeys: ['US', 'AU'] } },
-    { merchant: amazon, country: 'KE', expected: null },
-    { merchant: asos, country: 'GB', expected: { tier: 3, regionKeys: ['GLOBAL'] } },
-    { merchant: seedProfile('aliexpress'), country: 'IN', expected: null },
-  ])(
-    'should route $merchant.merchantId in $country to $expected',
-    ({ merchant, country, expected }) => {
-      expect(regionForMarket(merchant, country)).toEqual(expected);
-    },
-  );
 });

@@ -20,12 +20,6 @@ export interface RegionSelection {
   failure: 'no_region_for_market' | 'no_candidates' | 'passthrough_required' | null;
 }
 
-/** The regions chosen for a market, as link validation needs them. */
-export interface MarketRegions {
-  tier: RegionTier;
-  regionKeys: string[];
-}
-
 /**
  * The market a visitor shops in: their country; with none, the market of the submitted URL's
  * storefront (its region key, GLOBAL included). Null when neither is known.
@@ -52,25 +46,6 @@ export function tierOfRegion(
   }
   const shipsTo = merchant.regions[regionKey].availabilityFlags.shipsToCountries;
   return shipsTo === null || shipsTo.includes(market) ? 2 : null;
-}
-
-/**
- * The tier of regions a market routes to, ignoring where the URL came from: for link
- * create/update checks (e.g. a network pin). Null for a banned market or one no region serves.
- */
-export function regionForMarket(merchant: MerchantProfile, country: string): MarketRegions | null {
-  const market = country.toUpperCase();
-  if (merchant.bannedMarkets.includes(market)) {
-    return null;
-  }
-  const tier = bestTier(merchant, Object.keys(merchant.regions), market);
-  if (tier === null) {
-    return null;
-  }
-  const regionKeys = Object.keys(merchant.regions).filter(
-    (key) => tierOfRegion(merchant, key, market) === tier,
-  );
-  return { tier, regionKeys };
 }
 
 /**

@@ -41,23 +41,23 @@ export interface SignalReading {
 const NO_LIVE_DATA = 'no live data; static profile';
 
 /** Region-match multiplier per tier: the visitor's own storefront is preferred. */
-export const REGION_MATCH_BY_TIER: Readonly<Record<RegionTier, number>> = {
+const REGION_MATCH_BY_TIER: Readonly<Record<RegionTier, number>> = {
   1: 1,
   2: 0.97,
   3: 0.93,
 };
 
 /** Redirect-depth health multiplier (SPEC "States and transitions": warning small, critical 0.20). */
-export const HEALTH_MULTIPLIER: Readonly<Record<HealthStatus, number>> = {
+const HEALTH_MULTIPLIER: Readonly<Record<HealthStatus, number>> = {
   ok: 1,
   unknown: 1,
   warning: 0.95,
   critical: 0.8,
 };
 
-export const IN_APP_BROWSER_PENALTY = 0.95;
-export const UTM_STRIPPED_MULTIPLIER = 0.98;
-export const NOT_SHIPPING_MULTIPLIER = 0.9;
+const IN_APP_BROWSER_PENALTY = 0.95;
+const UTM_STRIPPED_MULTIPLIER = 0.98;
+const NOT_SHIPPING_MULTIPLIER = 0.9;
 
 /** epc_base: the hint converted to USD with rates in units of currency per 1 USD. */
 export function readEpcBase(candidate: Candidate): SignalReading {

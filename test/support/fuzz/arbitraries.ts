@@ -80,7 +80,7 @@ export function authArb(fixture: FuzzFixture, validWeight: number): fc.Arbitrary
  * the redirect's 200-clicks-per-minute-per-IP window rarely binds; sometimes a forwarding
  * chain, IPv6, the allowlisted key's address, or garbage.
  */
-export const clientIpArb: fc.Arbitrary<Text> = fc.oneof(
+const clientIpArb: fc.Arbitrary<Text> = fc.oneof(
   { weight: 12, arbitrary: fc.ipV4() },
   { weight: 1, arbitrary: fc.ipV6() },
   { weight: 1, arbitrary: fc.tuple(fc.ipV4(), fc.ipV4()).map(([a, b]) => `${a}, ${b}`) },
@@ -193,7 +193,7 @@ export const originArb: fc.Arbitrary<Text> = fc.oneof(
   { weight: 1, arbitrary: hostileString(16) },
 );
 
-export const forwardedHostArb: fc.Arbitrary<Text> = fc.oneof(
+const forwardedHostArb: fc.Arbitrary<Text> = fc.oneof(
   fc.constantFrom(
     'evil.example',
     'linkpilot.io:99999',
@@ -243,7 +243,7 @@ export const quietHeadersArb: fc.Arbitrary<Record<string, Text>> = fc.record(
 // ---------------------------------------------------------------------------------------
 
 /** page/limit as clients mistype them; the API takes strictly decimal integers only. */
-export const pageValueArb: fc.Arbitrary<Text> = fc.oneof(
+const pageValueArb: fc.Arbitrary<Text> = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -2, max: 120 }).map(String) },
   {
     weight: 3,

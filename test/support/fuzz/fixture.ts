@@ -48,7 +48,7 @@ const KEYS_PER_CREATOR = 6;
 const LINKS_PER_CREATOR = 2;
 
 /** URLs as an older release stored them: not in their WHATWG serialisation. */
-export const LEGACY_URLS = [
+const LEGACY_URLS = [
   'https://shop.example.com/p/café?kw=café€&x=😀',
   'https://shop.example.com/p/a b?q=a b',
   'https://shop.example.com/p/1\r\nSet-Cookie: injected=1',

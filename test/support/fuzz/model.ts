@@ -137,7 +137,7 @@ const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
  * (each byte one Latin-1 character), and the characters no client can send in a header
  * (CR, LF, NUL and other C0 controls, DEL) left out: the raw campaign sends those.
  */
-export function toHeaderValue(text: string): string {
+function toHeaderValue(text: string): string {
   return Buffer.from(text, 'utf8')
     .toString('latin1')
     .replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
@@ -148,7 +148,7 @@ export function toHeaderValue(text: string): string {
  * they are (so `é` goes as the lone byte 0xE9, invalid UTF-8), everything else (space,
  * controls, characters beyond Latin-1) percent-encoded as UTF-8 (lone surrogates as WTF-8).
  */
-export function toRequestTarget(text: string): string {
+function toRequestTarget(text: string): string {
   return text.replace(/[^\x21-\xff]/gu, percentEncodeUtf8);
 }
 

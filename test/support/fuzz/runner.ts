@@ -32,7 +32,7 @@ export interface Campaign<T> {
  * back. Requests are aborted when the server would have crashed: the request that caused it
  * is never answered, and waiting for its timeout would only slow the shrinking down.
  */
-export class BatchIo {
+class BatchIo {
   readonly outcomes: Outcome[] = [];
   private readonly pending = new Map<number, string>();
   private nextId = 0;
@@ -130,11 +130,7 @@ interface CreatedData {
 }
 
 /** Runs one batch and checks it: every answer, the process, liveness, and the links table. */
-export async function runBatch<T>(
-  deps: FuzzDeps,
-  campaign: Campaign<T>,
-  batch: T,
-): Promise<Problem[]> {
+async function runBatch<T>(deps: FuzzDeps, campaign: Campaign<T>, batch: T): Promise<Problem[]> {
   const controller = new AbortController();
   // Every request of the batch listens on this one signal.
   setMaxListeners(0, controller.signal);
@@ -225,7 +221,7 @@ async function strayWriteProblems(deps: FuzzDeps, outcomes: Outcome[]): Promise<
   ];
 }
 
-export function formatProblems(problems: Problem[]): string {
+function formatProblems(problems: Problem[]): string {
   const distinct = new Map(problems.map((p) => [p.signature, p.message]));
   return [...distinct.entries()]
     .map(([signature, message]) => `- ${signature}\n    ${message}`)

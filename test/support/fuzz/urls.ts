@@ -84,7 +84,7 @@ const fragmentArb: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** An https URL a creator could plausibly paste, however unusual its characters. */
-export const plausibleUrl: fc.Arbitrary<string> = fc
+const plausibleUrl: fc.Arbitrary<string> = fc
   .tuple(
     fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom(...MERCHANT_HOSTS) },
@@ -102,7 +102,7 @@ export const plausibleUrl: fc.Arbitrary<string> = fc
  * (CR, LF, TAB, NUL, C1), a lone surrogate, a space; or a wrong scheme, credentials, no
  * host, or a length over the 4096 limit. These should be refused, never stored.
  */
-export const hostileUrl: fc.Arbitrary<Text> = fc.oneof(
+const hostileUrl: fc.Arbitrary<Text> = fc.oneof(
   fc.tuple(plausibleUrl, hostileChar, fc.nat()).map(([url, char, at]) => {
     const index = 8 + (at % Math.max(1, url.length - 8));
     return url.slice(0, index) + char + url.slice(index);

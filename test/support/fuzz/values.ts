@@ -36,7 +36,7 @@ export const textOf = (value: Text): string => String(value);
  * U+FFFF, U+FDD0, U+1FFFE, U+10FFFF), which are text and must be kept as sent. JSON.stringify
  * writes a lone surrogate as a `\udfff` escape; encodeComponent as its WTF-8 bytes.
  */
-export const UNICODE_EDGE_CHARS = [
+const UNICODE_EDGE_CHARS = [
   '\ud800',
   '\udbff',
   '\udc00',
@@ -69,7 +69,7 @@ export function withUnicodeEdges(base: fc.Arbitrary<string>): fc.Arbitrary<strin
  * the edges of Unicode (UNICODE_EDGE_CHARS), astral and joined emoji, Latin-1 and CJK
  * letters, and the delimiters of URLs, JSON and HTML.
  */
-export const HOSTILE_CHARS = [
+const HOSTILE_CHARS = [
   '\r',
   '\n',
   '\r\n',
@@ -110,7 +110,7 @@ export const HOSTILE_CHARS = [
 export const hostileChar: fc.Arbitrary<string> = fc.constantFrom(...HOSTILE_CHARS);
 
 /** Values that mean something to some layer: JS, SQL, templates, paths, number parsing. */
-export const MAGIC_STRINGS = [
+const MAGIC_STRINGS = [
   '',
   ' ',
   'null',
@@ -153,7 +153,7 @@ export function hostileString(maxLength = 24): fc.Arbitrary<string> {
 }
 
 /** Strings from a few hundred characters to about 2 MB of UTF-8 (within and past limits). */
-export function hugeText(maxCount = 300_000): fc.Arbitrary<Filler> {
+function hugeText(maxCount = 300_000): fc.Arbitrary<Filler> {
   return fc
     .tuple(
       fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\n', '%'),
@@ -172,7 +172,7 @@ export function anyText(): fc.Arbitrary<Text> {
 }
 
 /** Numbers at the edges of every number parser. */
-export const EDGE_NUMBERS = [
+const EDGE_NUMBERS = [
   0,
   -0,
   1,

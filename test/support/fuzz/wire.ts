@@ -19,7 +19,7 @@ export type Exchange =
  * Long enough for a 100-item bulk create on a busy 2-core CI box with PGlite, short enough
  * that a request the server never answers fails the batch instead of hanging jest.
  */
-export const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
  * A keep-alive connection pool to the app listening on loopback. Supertest opens a
