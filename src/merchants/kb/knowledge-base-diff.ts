@@ -8,7 +8,7 @@ export interface StoredProfile {
 }
 
 /** One EPC hint that differs; `null` where the region or network has no hint on that side. */
-export interface EpcHintDifference {
+interface EpcHintDifference {
   region: string;
   networkId: string;
   /** The region's currency (the bundled one when both sides have the region). */
