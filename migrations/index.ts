@@ -13,6 +13,7 @@ import { Webhooks1764250000000 } from './1764250000000-webhooks';
 import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
 import { VisitorSketches1764500000000 } from './1764500000000-visitor-sketches';
 import { ClickRollupWatermark1764520000000 } from './1764520000000-click-rollup-watermark';
+import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-operator-edits';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ClickRollups1764450000000,
   VisitorSketches1764500000000,
   ClickRollupWatermark1764520000000,
+  MerchantOperatorEdits1764540000000,
 ];

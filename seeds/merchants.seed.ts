@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { projectRoot } from '../src/common/project-root';
-import { MerchantEntity } from '../src/merchants/merchant.entity';
 import { checkKnowledgeBase, KnowledgeBaseCheck } from '../src/merchants/kb/check-knowledge-base';
 import { KbProblem } from '../src/merchants/kb/merchant-profile';
 
@@ -24,17 +23,45 @@ export function checkKnowledgeBaseOrThrow(dir = KNOWLEDGE_BASE_DIR): KnowledgeBa
   return check;
 }
 
-/** Idempotent: refuses the whole knowledge base if any profile fails, else upserts all 35. */
-export async function seedMerchants(dataSource: DataSource): Promise<number> {
+/** What the boot seed did to the merchants. */
+export interface MerchantSeedResult {
+  /** Rows inserted or brought to the bundled profile. */
+  written: number;
+  /** Rows an operator changed that differ from the bundle, left as they are. */
+  keptOperatorEdits: number;
+}
+
+/**
+ * Idempotent, and safe at every boot: refuses the whole knowledge base if any profile fails,
+ * inserts the missing merchants and brings to the bundled profile only the rows the seed still
+ * owns (no operator change since, see `edited_by_operator`). Rows already equal are not
+ * written. `npx linkpilot kb apply` replaces operator changes, and tells creators.
+ */
+export async function seedMerchants(dataSource: DataSource): Promise<MerchantSeedResult> {
   const { profiles } = checkKnowledgeBaseOrThrow();
-  await dataSource.getRepository(MerchantEntity).upsert(
+  const bundle = JSON.stringify(
     profiles.map((profile) => ({
       id: profile.merchantId,
       version: profile.meta.version,
       profile,
-      dataConfidenceScore: profile.meta.dataConfidenceScore,
+      score: profile.meta.dataConfidenceScore,
     })),
-    ['id'],
   );
-  return profiles.length;
+  const bundled = `jsonb_to_recordset($1::jsonb) AS b(id varchar, version varchar, profile jsonb, score numeric)`;
+  const written: unknown[] = await dataSource.query(
+    `INSERT INTO merchants AS m (id, version, profile, data_confidence_score)
+     SELECT b.id, b.version, b.profile, b.score FROM ${bundled} ORDER BY b.id
+     ON CONFLICT (id) DO UPDATE
+        SET version = excluded.version, profile = excluded.profile,
+            data_confidence_score = excluded.data_confidence_score, updated_at = now()
+      WHERE NOT m.edited_by_operator AND m.profile IS DISTINCT FROM excluded.profile
+     RETURNING m.id`,
+    [bundle],
+  );
+  const kept: unknown[] = await dataSource.query(
+    `SELECT m.id FROM merchants m JOIN ${bundled} ON b.id = m.id
+      WHERE m.edited_by_operator AND m.profile IS DISTINCT FROM b.profile`,
+    [bundle],
+  );
+  return { written: written.length, keptOperatorEdits: kept.length };
 }

@@ -190,6 +190,8 @@ function setUpSwagger(app: NestFastifyApplication): void {
   const document = createOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
+    // The browser tab's title (Swagger UI's own otherwise).
+    customSiteTitle: 'Linkpilot API',
     // The key typed into Authorize survives a reload (kept in the browser's localStorage).
     swaggerOptions: { persistAuthorization: true, tagsSorter: 'alpha' },
   });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -6,6 +7,7 @@ import { createApp } from './bootstrap';
 import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
 import { installProcessGuards } from './common/process-guards';
 import { ConfigError, loadConfig } from './config/env';
+import { DatabaseUnreachableError } from './database/database-reachability';
 import { migrate, seed, withDataSource } from './database/database-tasks';
 import type { DatabaseHandle } from './database/embedded-postgres';
 import { openDatabase } from './database/open-database';
@@ -41,25 +43,37 @@ async function main(): Promise<void> {
   assertWebhookKeyConfigured(config.webhooks);
   // Lines before the app exists (database start, migrations) go the same way as its own.
   Logger.overrideLogger(new NestPinoLogger(createAppLogger(config.http.logLevel)));
-  const database = await openDatabase(config.database);
-  if (config.database.url === null) {
+  const database = await openDatabase(config.database, {
+    onProgress: (line) => logger.warn(line),
+  });
+  const isEmbedded = config.database.url === null;
+  if (isEmbedded) {
     logger.log(`DATABASE_URL unset: embedded PostgreSQL (PGlite) under ${config.database.dataDir}`);
   }
-  // The database is prepared before the app starts, so no module ever sees an old schema.
-  if (process.argv.includes('--migrate') || process.argv.includes('--seed')) {
-    await withDataSource(database.config, async (dataSource) => {
-      if (process.argv.includes('--migrate')) {
-        logger.log(`Migrations applied: ${(await migrate(dataSource)).length}`);
-      }
-      if (process.argv.includes('--seed')) {
-        logger.log(`Seeds: ${JSON.stringify(await seed(dataSource))}`);
-      }
-    });
-  }
+  // The database is prepared before the app starts, so no module ever sees an old schema. The
+  // embedded default is this process's own and migrates itself; a shared PostgreSQL is
+  // migrated by its operator (or `--migrate`), never behind their back.
+  const shouldMigrate = isEmbedded || process.argv.includes('--migrate');
+  await withDataSource(database.config, async (dataSource) => {
+    if (shouldMigrate) {
+      logger.log(`Migrations applied: ${(await migrate(dataSource)).length}`);
+    } else if (await dataSource.showMigrations()) {
+      throw new PendingMigrationsError();
+    }
+    if (process.argv.includes('--seed')) {
+      logger.log(`Seeds: ${JSON.stringify(await seed(dataSource))}`);
+    }
+  });
   const app = await createApp({ ...config, database: database.config });
   exitGracefullyOnSignals(app, database.handle, logger);
   await app.listen(config.http.port, config.http.host);
-  logger.log(`Linkpilot listening on ${await app.getUrl()} (API under /v1, docs at /docs)`);
+  // The address as fields: the message's scrubbing would take it for a client's and mask it.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  logger.log('Linkpilot listening (API under /v1, docs at /docs)', {
+    host: config.http.host,
+    port,
+    url: await app.getUrl(),
+  });
 }
 
 /**
@@ -101,8 +115,23 @@ function exitGracefullyOnSignals(
   }
 }
 
+/** Started without `--migrate` on a PostgreSQL whose schema is behind this version. */
+class PendingMigrationsError extends Error {
+  constructor() {
+    super(
+      'The database (DATABASE_URL) has pending migrations: run `npm run db:migrate`, then start again.',
+    );
+    this.name = 'PendingMigrationsError';
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  // Known causes get their one actionable line, no stack.
+  if (
+    error instanceof ConfigError ||
+    error instanceof DatabaseUnreachableError ||
+    error instanceof PendingMigrationsError
+  ) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

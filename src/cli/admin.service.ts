@@ -13,7 +13,9 @@ import {
 import {
   CommissionRateChangeResult,
   CommissionRateChangesService,
+  KnowledgeBaseApplyResult,
 } from '../links/commission-rate-changes.service';
+import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import { CreatorChanges, CreatorsService, CreatorWithPlan } from '../account/creators.service';
 import { PlanId } from '../account/plan.entity';
 import { KeyEnvironment } from '../auth/api-key.entity';
@@ -81,7 +83,7 @@ export class AdminService {
     private readonly clickRetention: ClickRetentionService,
     /** Present only when the CLI booted with the sandbox (CliModuleOptions). */
     @Optional() private readonly sandbox?: SandboxService,
-    /** Present only when the CLI booted with links (merchants set-epc). */
+    /** Present only when the CLI booted with links (merchants set-epc, kb apply). */
     @Optional() private readonly commissionRates?: CommissionRateChangesService,
     /** Present only when the CLI booted with the webhook secrets (webhooks rotate-encryption-key). */
     @Optional() private readonly webhookSecrets?: WebhookSecretRotationService,
@@ -106,6 +108,15 @@ export class AdminService {
     return {
       commissionRate: await this.commissionRates.setEpcHint(merchantId, region, networkId, epc),
     };
+  }
+
+  /** Stores the bundled knowledge base over the stored one and announces its EPC changes. */
+  async applyKnowledgeBase(
+    bundled: MerchantProfile[],
+    options: { merchantIds?: string[]; dryRun: boolean },
+  ): Promise<{ knowledgeBase: KnowledgeBaseApplyResult }> {
+    if (this.commissionRates === undefined) throw new Error('The CLI was booted without links');
+    return { knowledgeBase: await this.commissionRates.applyKnowledgeBase(bundled, options) };
   }
 
   /** Recomputes the click rollups from the stored clicks (docs/analytics.md). */

@@ -22,7 +22,7 @@ export interface CliModuleOptions {
    * eviction). Off for every other command, which then never connects to Redis.
    */
   sandbox?: boolean;
-  /** Links and the key-value store they evict through (merchants set-epc). */
+  /** Links and the key-value store they evict through (merchants set-epc, kb apply). */
   links?: boolean;
   /** The stored signing secrets' encryption (webhooks rotate-encryption-key). */
   webhookSecrets?: boolean;

@@ -54,7 +54,7 @@ export async function runClickWorker(
       'clicks consume needs REDIS_URL or REDIS_CLUSTER_NODES: without either the click stream lives inside the server process.',
     );
   }
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { createEmbedded: false });
   const context = await NestFactory.createApplicationContext(
     ClickWorkerModule.forRoot({ ...config, database: database.config }, run.once),
     { logger: ['fatal', 'error', 'warn'] },

@@ -1,11 +1,15 @@
 import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
 import { KnowledgeBaseError } from '../../seeds/merchants.seed';
 import { AppError } from '../common/errors/app-error';
+import { projectRoot } from '../common/project-root';
 import { AppConfig, ConfigError, loadConfig } from '../config/env';
-import { openDatabase } from '../database/open-database';
+import { DatabaseUnreachableError } from '../database/database-reachability';
+import { DatabaseNotFoundError, openDatabase } from '../database/open-database';
 import { AdminService, ClickRetentionIncompleteError } from './admin.service';
 import { CliModule, CliModuleOptions } from './cli.module';
 import { registerAnalyticsCommands } from './commands/analytics.command';
@@ -47,14 +51,19 @@ export async function runCli(
     if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
     throw error;
   }
+  const progress = (line: string): void => io.err(`${line}\n`);
   const withAdmin = async (
     work: (admin: AdminService) => Promise<CliResult>,
     options: CliModuleOptions = {},
   ): Promise<void> => {
-    print(await withAdminService(config, work, options));
+    print(await withAdminService(config, work, options, progress));
   };
-  const progress = (line: string): void => io.err(`${line}\n`);
   const program = buildProgram({ config, print, progress, withAdmin }, io);
+  if (argv.every((arg) => arg === '--json')) {
+    // No command: the help, as `--help` prints it (commander would report it as an error).
+    io.out(program.helpInformation());
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
@@ -70,6 +79,9 @@ export async function runCli(
       return fail(io, isJson, 'KNOWLEDGE_BASE_INVALID', error.message, 1);
     }
     if (error instanceof ConfigError) return fail(io, isJson, 'CONFIG_ERROR', error.message, 1);
+    if (error instanceof DatabaseNotFoundError || error instanceof DatabaseUnreachableError) {
+      return fail(io, isJson, error.code, error.message, 1);
+    }
     if (error instanceof ClickRetentionIncompleteError) {
       return fail(io, isJson, error.code, error.message, 1, error.details);
     }
@@ -87,6 +99,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
     .description(
       'Linkpilot admin CLI: creators, API keys, network accounts, FX rates, analytics, webhook secret keys, database.',
     )
+    .version(packageVersion(), '-V, --version', 'print the version')
     .option('--json', 'print one JSON object')
     .exitOverride()
     .configureOutput({
@@ -109,13 +122,25 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   return program;
 }
 
+/** package.json's version, found from the project root (the CLI may run from any folder). */
+function packageVersion(): string {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
+
 /** Boots the database-backed services for one command and closes them afterwards. */
 async function withAdminService(
   config: AppConfig,
   work: (admin: AdminService) => Promise<CliResult>,
   options: CliModuleOptions,
+  progress: (line: string) => void,
 ): Promise<CliResult> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, {
+    createEmbedded: false,
+    onProgress: progress,
+  });
   let context: INestApplicationContext | undefined;
   try {
     context = await NestFactory.createApplicationContext(

@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
 import * as path from 'node:path';
 import { ConfigError, loadConfig, redactUrl, RedisClusterConfig } from './env';
+import { projectRoot } from '../common/project-root';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,7 +37,8 @@ describe(loadConfig.name, () => {
     });
     expect(config.database.url).toBeNull();
     expect(config.database.poolSize).toBe(10);
-    expect(path.isAbsolute(config.database.dataDir)).toBe(true);
+    // From the project root, not the current folder (the CLI may run from anywhere).
+    expect(config.database.dataDir).toBe(path.join(projectRoot(), 'data'));
     expect(config.kv).toEqual({ url: null, cluster: null, commandTimeoutMs: 500 });
     expect(config.redirect).toEqual({
       redirectBaseUrl: 'http://localhost:3000',

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { parseAllowlistEntry } from '../common/net/ip-allowlist';
+import { projectRoot } from '../common/project-root';
 
 /**
  * Every environment variable the service reads, once, with its default.
@@ -44,6 +45,8 @@ export interface DatabaseConfig {
    */
   statementTimeoutMs: number;
   connectTimeoutMs: number;
+  /** At start (server, CLI): how long to wait for PostgreSQL to answer before giving up. */
+  startupWaitMs: number;
   analytics: AnalyticsPoolConfig;
   readReplicas: ReadReplicasConfig;
 }
@@ -219,6 +222,7 @@ export const ENV_VARIABLES = [
   'DATABASE_POOL_SIZE',
   'DATABASE_STATEMENT_TIMEOUT_MS',
   'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STARTUP_WAIT_MS',
   'ANALYTICS_POOL_SIZE',
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
@@ -509,7 +513,9 @@ function parseRetention(reader: EnvReader): RetentionConfig {
 export function loadConfig(env: Env = process.env): AppConfig {
   const reader = new EnvReader(env);
   const port = reader.int('PORT', 3000, 0, 65535);
-  const dataDir = path.resolve(reader.string('DATA_DIR', './data'));
+  // From the project root, whatever the current folder: the CLI run from elsewhere reaches the
+  // server's embedded database rather than making an empty one where it stands.
+  const dataDir = path.resolve(projectRoot(), reader.string('DATA_DIR', 'data'));
   const databaseUrl = reader.url('DATABASE_URL', null, POSTGRES_PROTOCOLS);
   const analyticsPoolSize = reader.int('ANALYTICS_POOL_SIZE', 1, 0, 100);
   const config: AppConfig = {
@@ -536,6 +542,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       poolSize: reader.int('DATABASE_POOL_SIZE', 10, 1, 100),
       statementTimeoutMs: reader.int('DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
       connectTimeoutMs: reader.int('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+      startupWaitMs: reader.int('DATABASE_STARTUP_WAIT_MS', 15_000, 0, 600_000),
       analytics: {
         poolSize: analyticsPoolSize,
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -1,6 +1,7 @@
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from '../entities';
+import { TypeOrmNestLogger } from './typeorm-logger';
 
 /** Bounds of a serving pool (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
 export interface PoolBounds {
@@ -27,8 +28,10 @@ export function buildDataSourceOptions(
     migrationsTransactionMode: 'each',
     synchronize: false,
     migrationsRun: false,
-    // Only errors: the CLI's stdout must stay one JSON object; callers report what they applied.
+    // Only errors, through the app's logger (never stdout's plain text: the server's lines are
+    // JSON, the CLI's stdout is one JSON object); callers report what they applied.
     logging: ['error'],
+    logger: new TypeOrmNestLogger(),
     extra: {
       max: poolSize,
       connectionTimeoutMillis: bounds?.connectTimeoutMs ?? 5000,

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { runSeeds } from '../../seeds/run-seeds';
 import { DatabaseConfig } from '../config/env';
 import { buildDataSourceOptions } from './data-source-options';
-import { openDatabase } from './open-database';
+import { openDatabase, OpenDatabaseOptions } from './open-database';
 
 /** Applies pending migrations; returns the names applied (none when up to date). */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
@@ -22,8 +22,9 @@ export function seed(dataSource: DataSource): Promise<Record<string, number>> {
 export async function withDataSource<T>(
   config: DatabaseConfig,
   work: (dataSource: DataSource) => Promise<T>,
+  options: OpenDatabaseOptions = {},
 ): Promise<T> {
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, options);
   try {
     const dataSource = new DataSource(
       buildDataSourceOptions(database.config.url ?? '', database.config.poolSize),

@@ -35,6 +35,11 @@ function canConnect(socketPath: string): Promise<boolean> {
   });
 }
 
+/** True once an embedded database has been created under `dataDir` (by a server or `db migrate`). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'));
+}
+
 /**
  * The embedded default (docs/design.md section 3): real PostgreSQL compiled to WASM (PGlite) under
  * `dataDir`, served on a unix socket so TypeORM uses the ordinary `pg` driver and the same

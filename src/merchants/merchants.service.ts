@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
+import type { StoredProfile } from './kb/knowledge-base-diff';
 import { MerchantProfile } from './kb/merchant-profile';
 import { MerchantCatalog, MerchantFilter } from './merchant-catalog';
 import { MerchantEntity } from './merchant.entity';
@@ -24,7 +25,8 @@ export interface EpcHintChange {
 
 /**
  * The knowledge base as the rest of the service sees it: loaded from PostgreSQL once at boot
- * (profiles change only by a reviewed seed, which a restart picks up) and served from memory.
+ * (profiles change by a reviewed seed or an operator's command, which a restart picks up) and
+ * served from memory.
  */
 @Injectable()
 export class MerchantsService implements OnModuleInit {
@@ -96,7 +98,11 @@ export class MerchantsService implements OnModuleInit {
       });
     }
     hints[networkId] = epc;
-    await this.merchants.update({ id: merchantId }, { profile: row.profile });
+    // Marked, so the seed that runs at every boot leaves the operator's value in place.
+    await this.merchants.update(
+      { id: merchantId },
+      { profile: row.profile, editedByOperator: true },
+    );
     await this.reload();
     return {
       merchantId,
@@ -106,6 +112,33 @@ export class MerchantsService implements OnModuleInit {
       before,
       after: epc,
     };
+  }
+
+  /** Every stored profile by merchant id, as `kb apply` compares them with the bundle. */
+  async readStored(): Promise<Map<string, StoredProfile>> {
+    const rows = await this.merchants.find();
+    return new Map(
+      rows.map((row) => [row.id, { profile: row.profile, editedByOperator: row.editedByOperator }]),
+    );
+  }
+
+  /**
+   * Stores these bundled profiles as they are (`kb apply`): the rows are the seed's again,
+   * operator changes included. Reloads this process's knowledge base.
+   */
+  async storeBundled(profiles: MerchantProfile[]): Promise<void> {
+    if (profiles.length === 0) return;
+    await this.merchants.upsert(
+      profiles.map((profile) => ({
+        id: profile.merchantId,
+        version: profile.meta.version,
+        profile,
+        dataConfidenceScore: profile.meta.dataConfidenceScore,
+        editedByOperator: false,
+      })),
+      ['id'],
+    );
+    await this.reload();
   }
 
   findProfileOrThrow(merchantId: string): MerchantProfile {

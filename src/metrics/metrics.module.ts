@@ -2,6 +2,7 @@ import {
   DynamicModule,
   Global,
   Inject,
+  Logger,
   Module,
   OnApplicationBootstrap,
   OnApplicationShutdown,
@@ -18,6 +19,8 @@ import { MetricsServer } from './metrics-server';
 @Global()
 @Module({})
 export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+
   constructor(
     @Inject(MetricsServer) private readonly server: MetricsServer,
     @InjectConfig('http') private readonly http: HttpConfig,
@@ -37,6 +40,11 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     if (this.http.metricsPort !== null) {
       await this.server.listen(this.http.metricsPort, this.http.metricsHost);
+      const address = this.server.address();
+      this.logger.log('Metrics listening (GET /metrics)', {
+        host: address?.address ?? this.http.metricsHost,
+        port: address?.port ?? this.http.metricsPort,
+      });
     }
   }
 

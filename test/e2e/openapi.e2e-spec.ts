@@ -27,6 +27,11 @@ describe('OpenAPI document and the example client (e2e)', () => {
     expect(served.body).toEqual(committed);
   });
 
+  it('should title the docs page Linkpilot API', async () => {
+    const page = await t.http.get('/docs').redirects(1).expect(200);
+    expect(page.text).toContain('<title>Linkpilot API</title>');
+  });
+
   it('should give every operation an id, a summary, a tag and enveloped error answers', async () => {
     const document = (await t.http.get('/docs-json').expect(200)).body as {
       paths: Record<string, Record<string, Record<string, unknown>>>;

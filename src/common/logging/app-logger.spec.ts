@@ -45,6 +45,22 @@ describe(NestPinoLogger.name, () => {
     });
   });
 
+  it("should write a plain object's keys as fields, the server's address unmasked", () => {
+    const { lines, logger } = recordLines();
+    logger.log(
+      'Linkpilot listening',
+      { host: '127.0.0.1', port: 3000, clientIp: '198.51.100.23' },
+      'Main',
+    );
+    expect(lines[0]).toMatchObject({
+      msg: 'Linkpilot listening',
+      context: 'Main',
+      host: '127.0.0.1',
+      port: 3000,
+      clientIp: '[redacted]',
+    });
+  });
+
   it('should leave out levels below the one configured', () => {
     const { lines, logger } = recordLines();
     logger.debug('not written');

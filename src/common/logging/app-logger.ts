@@ -67,7 +67,11 @@ export class NestPinoLogger implements LoggerService {
     this.write('fatal', message, optional);
   }
 
-  /** Nest passes `(message, ...params, context?)`; an Error or a stack among them is `err`. */
+  /**
+   * Nest passes `(message, ...params, context?)`; an Error or a stack among them is `err`, a
+   * plain object's keys become fields (structured values such as a listen address, which the
+   * message's free-text scrubbing would take for a client's), redacted by name like any field.
+   */
   private write(
     level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace',
     message: unknown,
@@ -84,6 +88,7 @@ export class NestPinoLogger implements LoggerService {
     for (const param of params) {
       if (param instanceof Error) fields.err = param;
       else if (typeof param === 'string' && param.includes('\n    at ')) fields.stack = param;
+      else if (isPlainObject(param)) Object.assign(fields, param);
     }
     if (message instanceof Error) {
       fields.err = message;
@@ -94,6 +99,12 @@ export class NestPinoLogger implements LoggerService {
       this.logger[level]({ ...fields, data: message });
     }
   }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  );
 }
 
 /** On a terminal: `12:00:00.000 INFO  [Context] message key=value …` instead of JSON. */
