@@ -2,7 +2,7 @@
 /**
  * What every bench script needs around the server it measures: the stores made fresh, the
  * admin CLI run against them, a core to pin a process to, and the webhook key a server on
- * PostgreSQL refuses to start without (README "Configuration"; the benches store no secret).
+ * PostgreSQL refuses to start without (docs/configuration.md; the benches store no secret).
  */
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');

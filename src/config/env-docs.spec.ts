@@ -7,10 +7,10 @@ const read = (file: string): string => fs.readFileSync(path.join(root, file), 'u
 
 describe('ENV_VARIABLES documentation', () => {
   it.each(ENV_VARIABLES.map((name) => [name]))(
-    'should document %s in .env.example and the README',
+    'should document %s in .env.example and docs/configuration.md',
     (name) => {
       expect(read('.env.example')).toMatch(new RegExp(`^${name}=`, 'm'));
-      expect(read('README.md')).toContain(`\`${name}\``);
+      expect(read('docs/configuration.md')).toContain(`\`${name}\``);
     },
   );
 

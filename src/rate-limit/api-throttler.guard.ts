@@ -36,7 +36,7 @@ function rateLimitHeaders(verdict: RateLimitVerdict): Record<string, string> {
 }
 
 /**
- * The per-key API rate limits (README "Plans and limits") on @nestjs/throttler: one named
+ * The per-key API rate limits (docs/limits.md) on @nestjs/throttler: one named
  * throttler per bucket (rate-limit.module.ts), chosen per route with @Throttle/@SkipThrottle.
  * Registered after the API gate (app.module.ts), which authenticates: the key's id is the
  * tracker and its plan row gives the limits (planRateLimit).

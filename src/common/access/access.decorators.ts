@@ -11,8 +11,7 @@ export const IS_PUBLIC = 'linkpilot:isPublic';
 export const REQUIRED_CAPABILITY = 'linkpilot:requiredCapability';
 
 /**
- * The API rate-limit buckets, one named @nestjs/throttler throttler each (README "Plans and
- * limits"). `general` counts every authenticated route; a route opts into `route` or `bulk`
+ * The API rate-limit buckets, one named @nestjs/throttler throttler each (docs/limits.md). `general` counts every authenticated route; a route opts into `route` or `bulk`
  * with `@Throttle({ route: { limit: planRateLimit('routeRequestsPerMinute') } })`, and leaves
  * `general` with `@SkipThrottle({ general: true })`.
  */
