@@ -46,22 +46,7 @@ const CREATORS = 200;
 const LINKS_PER_CREATOR = 5;
 const CONNECTIONS = 16;
 const CLIENT_ADDRESSES = 50_000;
-const COUNTRIES = [
-  'US',
-  'IN',
-  'GB',
-  'DE',
-  'FR',
-  'JP',
-  'BR',
-  'AE',
-  'SG',
-  'ZA',
-  'NG',
-  'MX',
-  'AU',
-  'CA',
-];
+const { COUNTRIES } = require('./visitor-countries');
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',

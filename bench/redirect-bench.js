@@ -129,22 +129,7 @@ const PRODUCT_URLS = [
   'https://www.walmart.com/ip/Apple-AirPods-Pro/520468661',
   'https://www.etsy.com/listing/123456789/handmade-leather-wallet',
 ];
-const COUNTRIES = [
-  'US',
-  'IN',
-  'GB',
-  'DE',
-  'FR',
-  'JP',
-  'BR',
-  'AE',
-  'SG',
-  'ZA',
-  'NG',
-  'MX',
-  'AU',
-  'CA',
-];
+const { COUNTRIES } = require('./visitor-countries');
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',

@@ -33,22 +33,7 @@ const ROUNDS = Number(process.env.WRITER_COST_ROUNDS ?? 3);
 const SHAPE = process.env.WRITER_COST_SHAPE ?? 'bench';
 const HOUR_MS = 60 * 60 * 1000;
 
-const COUNTRIES = [
-  'US',
-  'IN',
-  'GB',
-  'DE',
-  'FR',
-  'JP',
-  'BR',
-  'AE',
-  'SG',
-  'ZA',
-  'NG',
-  'MX',
-  'AU',
-  'CA',
-];
+const { COUNTRIES } = require('../bench/visitor-countries');
 const DEVICES = ['desktop', 'mobile', 'mobile', 'tablet', 'desktop'];
 const MERCHANTS = ['amazon', 'asos', 'nike', 'zalando', 'walmart', 'etsy', 'ebay', 'target'];
 const NETWORKS = ['amazon_associates', 'awin', 'impact', 'cj'];
