@@ -26,7 +26,11 @@ const LAYERS = [
   // Features, each reaching only the ones listed before it.
   'analytics',
   'rate-limit',
+  // Creators, plans and billing periods; the account endpoint asks clicks for usage through
+  // ClickUsage, which the app wires (account/click-usage.ts).
   'account',
+  // The click's write side: admission, quota, edge windows, the outage spool and its replay.
+  'clicks',
   'auth',
   'links',
   'probes',

@@ -70,7 +70,7 @@ const {
   monthStartOf,
 } = require('./click-load');
 const { readsOf, timeReads } = require('./analytics-scale-reads');
-const { quotaCounterKey } = require('../dist/src/account/edge-keys');
+const { quotaCounterKey } = require('../dist/src/clicks/edge-keys');
 const { billingPeriodOf } = require('../dist/src/account/billing-period');
 
 const root = path.resolve(__dirname, '..');

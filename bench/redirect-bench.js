@@ -462,7 +462,7 @@ async function countClicksInDatabase() {
 
 async function countCountedClicks(creatorIds) {
   const redis = new Redis(REDIS_URL);
-  const { quotaCounterKey } = require('../dist/src/account/edge-keys');
+  const { quotaCounterKey } = require('../dist/src/clicks/edge-keys');
   const { billingPeriodOf } = require('../dist/src/account/billing-period');
   const period = billingPeriodOf(Date.now()).id;
   let counted = 0;

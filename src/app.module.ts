@@ -5,6 +5,7 @@ import { AccountModule } from './account/account.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ApiAccessGuard } from './auth/api-access.guard';
 import { AuthModule } from './auth/auth.module';
+import { ClicksModule } from './clicks/clicks.module';
 import { Clock } from './common/clock';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
@@ -50,7 +51,7 @@ export class AppModule {
         KvModule,
         AuthModule,
         RateLimitModule,
-        AccountModule,
+        AccountModule.withClickUsageFrom(ClicksModule),
         NetworksModule,
         HealthModule,
         MerchantsModule,

@@ -4,13 +4,13 @@ import { Clock } from '../common/clock';
 import { AccountResponse } from './account.response';
 import { billingPeriodOf } from './billing-period';
 import { CreatorsService } from './creators.service';
-import { QuotaService } from './quota.service';
+import { ClickUsage } from './click-usage';
 
 @Injectable()
 export class AccountService {
   constructor(
     private readonly creators: CreatorsService,
-    private readonly quota: QuotaService,
+    private readonly usage: ClickUsage,
     private readonly clock: Clock,
   ) {}
 
@@ -22,7 +22,7 @@ export class AccountService {
     const creator = await this.creators.findWithPlanOrThrow(scope.creatorId);
     const nowMs = this.clock.nowMs();
     const period = billingPeriodOf(nowMs);
-    const used = await this.quota.usedThisPeriod(scope, nowMs);
+    const used = await this.usage.usedThisPeriod(scope, nowMs);
     const included = creator.includedClicksOverride ?? creator.plan.includedClicks;
     const { plan } = creator;
     return {

@@ -1,6 +1,6 @@
 /**
  * The click streams, one per edge shard. A creator's clicks go to its shard's stream, and the
- * keys that admit a click (account/edge-keys.ts) carry the same hash tag, so a single Lua
+ * keys that admit a click (clicks/edge-keys.ts) carry the same hash tag, so a single Lua
  * script admits and records a click atomically and the same code runs on Redis Cluster
  * (docs/design.md section 3).
  */

@@ -32,8 +32,13 @@ export interface CliModuleOptions {
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig, options: CliModuleOptions = {}): DynamicModule {
-    // A CLI process never consumes clicks, whatever the server's setting.
-    const cliConfig = { ...config, clicks: { ...config.clicks, consumerEnabled: false } };
+    // A CLI process never consumes clicks, whatever the server's setting, and never replays
+    // the click spool of the server that shares its DATA_DIR.
+    const cliConfig = {
+      ...config,
+      clicks: { ...config.clicks, consumerEnabled: false },
+      clickSpool: { ...config.clickSpool, replays: false },
+    };
     return {
       module: CliModule,
       imports: [

@@ -179,6 +179,12 @@ export interface ClickSpoolConfig {
   dir: string;
   /** The most bytes the spool may hold: past it, clicks are served but not recorded. */
   maxBytes: number;
+  /**
+   * Whether this process replays the spool into Redis (ClickSpoolReplayService). The server
+   * does; a CLI process shares DATA_DIR with a server that may be running and leaves its
+   * spool alone.
+   */
+  replays: boolean;
 }
 
 /**
@@ -589,6 +595,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // 64 MiB: about 280,000 clicks at ~240 bytes a line: half a minute at this machine's
       // saturated redirect rate (about 10,000/s), an hour and a half at 50 clicks/s.
       maxBytes: reader.int('CLICK_SPOOL_MAX_BYTES', 64 * 1024 * 1024, 1024, 2 ** 40),
+      replays: true,
     },
     retention: parseRetention(reader),
     probes: {

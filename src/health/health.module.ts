@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { QuotaModule } from '../account/quota.module';
+import { ClicksModule } from '../clicks/clicks.module';
 import { ReadReplicasModule } from '../database/read-replicas.module';
 import { FxModule } from '../fx/fx.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
 @Module({
-  imports: [FxModule, QuotaModule, ReadReplicasModule],
+  imports: [FxModule, ClicksModule, ReadReplicasModule],
   controllers: [HealthController],
   providers: [HealthService],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { withinDeadline } from '../common/async/within-deadline';
-import { ClickSpool } from '../account/click-spool';
+import { ClickSpool } from '../clicks/click-spool';
 import { InjectConfig } from '../config/config.module';
 import { HealthConfig } from '../config/env';
 import { Clock } from '../common/clock';

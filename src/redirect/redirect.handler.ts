@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { newUlid } from '../common/ids';
-import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../account/quota.service';
+import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../clicks/quota.service';
 import {
   ClickRecordMessage,
   ClickRecordTemplate,

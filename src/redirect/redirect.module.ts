@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClickSpoolReplayService } from '../account/click-spool-replay.service';
-import { QuotaModule } from '../account/quota.module';
+import { ClicksModule } from '../clicks/clicks.module';
 import { CreatorsModule } from '../account/creators.module';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { EdgeStatsModule } from '../analytics/edge-stats.module';
@@ -21,19 +20,12 @@ import { RedirectHandler } from './redirect.handler';
     FxModule,
     ClickPipelineModule,
     EdgeStatsModule,
-    QuotaModule,
+    ClicksModule,
     CreatorsModule,
     NetworksModule,
   ],
   controllers: [LinkPreviewController],
-  providers: [
-    LinkRecordsService,
-    CreatorEdgeProfilesService,
-    RedirectHandler,
-    LinkPreviewService,
-    // The edge spools clicks during a Redis outage (QuotaModule's ClickSpool): it replays them.
-    ClickSpoolReplayService,
-  ],
+  providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler, LinkPreviewService],
   exports: [RedirectHandler, LinkRecordsService],
 })
 export class RedirectModule {}

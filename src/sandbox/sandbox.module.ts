@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { QuotaModule } from '../account/quota.module';
+import { ClicksModule } from '../clicks/clicks.module';
 import { AnalyticsModule } from '../analytics/analytics.module';
 import { LinksModule } from '../links/links.module';
 import { SandboxController } from './sandbox.controller';
@@ -7,7 +7,7 @@ import { SandboxService } from './sandbox.service';
 
 /** The test-key sandbox's own operations (its records live in links and analytics). */
 @Module({
-  imports: [LinksModule, AnalyticsModule, QuotaModule],
+  imports: [LinksModule, AnalyticsModule, ClicksModule],
   controllers: [SandboxController],
   providers: [SandboxService],
   exports: [SandboxService],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QuotaService } from '../account/quota.service';
+import { QuotaService } from '../clicks/quota.service';
 import { AnalyticsService } from '../analytics/analytics.service';
 import type { RecordScope } from '../common/access/auth-context';
 import { Clock } from '../common/clock';

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { ClickAdmissionRequest } from '../../src/account/click-admission';
+import type { ClickAdmissionRequest } from '../../src/clicks/click-admission';
 import {
   batchAnswersOf,
   CLICK_ADMISSION_SCRIPT,
@@ -7,13 +7,13 @@ import {
   clickAdmissionArgs,
   clickAdmissionKeys,
   clickBatchKeysAndArgs,
-} from '../../src/account/click-admission.script';
+} from '../../src/clicks/click-admission.script';
 import {
   RECONCILE_QUOTA_SCRIPT,
   reconciledMarkerKey,
   REPLAY_SPOOLED_CLICK_SCRIPT,
-} from '../../src/account/click-spool-replay.script';
-import { edgeKeysOf } from '../../src/account/edge-keys';
+} from '../../src/clicks/click-spool-replay.script';
+import { edgeKeysOf } from '../../src/clicks/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
 import { CLAIM_KEY_SCRIPT } from '../../src/kv/claim-key.script';
 import { countOf, emptyRegisters, mergeSerialized } from '../../src/analytics/hyperloglog';

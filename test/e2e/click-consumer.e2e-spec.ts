@@ -13,8 +13,8 @@ import {
   CLICK_ADMISSION_SCRIPT,
   clickAdmissionArgs,
   clickAdmissionKeys,
-} from '../../src/account/click-admission.script';
-import { edgeKeysOf } from '../../src/account/edge-keys';
+} from '../../src/clicks/click-admission.script';
+import { edgeKeysOf } from '../../src/clicks/edge-keys';
 import { CLICK_STREAMS, clickStreamKey, edgeShardOf } from '../../src/analytics/click-streams';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';

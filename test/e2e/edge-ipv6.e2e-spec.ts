@@ -1,4 +1,4 @@
-import { EDGE_IP_LIMIT_PER_MINUTE } from '../../src/account/quota.service';
+import { EDGE_IP_LIMIT_PER_MINUTE } from '../../src/clicks/quota.service';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';

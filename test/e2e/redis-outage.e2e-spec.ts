@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { parseSegment } from '../../src/account/click-spool-format';
+import { parseSegment } from '../../src/clicks/click-spool-format';
 import { KvStore } from '../../src/kv/kv-store';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { edgeVisit } from '../support/edge-visit';

@@ -1,4 +1,4 @@
-import { quotaCounterKey } from '../../src/account/edge-keys';
+import { quotaCounterKey } from '../../src/clicks/edge-keys';
 import { billingPeriodOf } from '../../src/account/billing-period';
 import { CreatorsService } from '../../src/account/creators.service';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { REPLAY_SPOOLED_CLICK_SCRIPT } from '../../src/account/click-spool-replay.script';
+import { REPLAY_SPOOLED_CLICK_SCRIPT } from '../../src/clicks/click-spool-replay.script';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
 import { clickStreamKey, edgeShardOf } from '../../src/analytics/click-streams';
 import {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { billingPeriodOf } from '../../src/account/billing-period';
-import { quotaCounterKey } from '../../src/account/edge-keys';
+import { quotaCounterKey } from '../../src/clicks/edge-keys';
 import { CLICK_CONSUMER_GROUP } from '../../src/analytics/click-stream.consumer';
 import { CLICK_STREAMS } from '../../src/analytics/click-streams';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../../src/auth/api-key-format';

@@ -5,7 +5,7 @@ import { SingleFlight } from '../common/cache/single-flight';
 import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import { MemoryKvStore } from '../kv/memory-kv-store';
-import { billingPeriodOf } from './billing-period';
+import { billingPeriodOf } from '../account/billing-period';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
 import {
   CLICK_ADMISSION_SCRIPT,

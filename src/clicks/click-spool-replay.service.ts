@@ -15,6 +15,8 @@ import {
   uniqueVisitorKeys,
 } from '../analytics/unique-visitors';
 import { Clock } from '../common/clock';
+import { InjectConfig } from '../config/config.module';
+import { ClickSpoolConfig } from '../config/env';
 import { KvStore } from '../kv/kv-store';
 import { MemoryKvStore } from '../kv/memory-kv-store';
 import { ClickSpool } from './click-spool';
@@ -76,9 +78,11 @@ export class ClickSpoolReplayService implements OnApplicationBootstrap, BeforeAp
     private readonly spool: ClickSpool,
     private readonly clickCounts: ClickCountsService,
     private readonly clock: Clock,
+    @InjectConfig('clickSpool') private readonly config: ClickSpoolConfig,
   ) {}
 
   onApplicationBootstrap(): void {
+    if (!this.config.replays) return;
     // The in-process store never fails, so nothing spools; a spool left in DATA_DIR by a
     // deployment on Redis belongs to that Redis, not to the embedded store.
     if (this.store instanceof MemoryKvStore) return;

@@ -12,7 +12,7 @@ import { EventOutboxService } from '../events/event-outbox.service';
 import { USAGE_WARNING_PERCENTS } from '../events/event-types';
 import { KvStore } from '../kv/kv-store';
 import { AppMetrics } from '../metrics/app-metrics';
-import { BillingPeriod, billingPeriodOf } from './billing-period';
+import { BillingPeriod, billingPeriodOf } from '../account/billing-period';
 import { ClickOutageAdmission } from './click-outage-admission';
 import { AdmissionVerdict, ClickAdmissionRequest } from './click-admission';
 import { AdmissionAnswer, ClickAdmissionBatches } from './click-admission-batch';
@@ -22,7 +22,8 @@ import {
   clickBatchKeysAndArgs,
 } from './click-admission.script';
 import { edgeKeysOf, quotaCounterKey } from './edge-keys';
-import type { PlanId } from './plan.entity';
+import type { ClickUsage } from '../account/click-usage';
+import type { PlanId } from '../account/plan.entity';
 
 /** Edge redirector limits (SPEC "Edge redirector limits"). */
 export const EDGE_WINDOW_MS = 60_000;
@@ -64,7 +65,7 @@ export type ClickAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrec
  * admission and the account's usage figures read the same counter.
  */
 @Injectable()
-export class QuotaService {
+export class QuotaService implements ClickUsage {
   private readonly storeWarnings: ThrottledLogger;
   /** One script call per event-loop turn (per hash slot on a cluster), not one per click. */
   private readonly admissions: ClickAdmissionBatches;

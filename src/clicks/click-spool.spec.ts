@@ -33,7 +33,7 @@ describe(ClickSpool.name, () => {
   let dir: string;
   const spools: ClickSpool[] = [];
   const open = async (maxBytes = 1_000_000): Promise<ClickSpool> => {
-    const spool = new ClickSpool({ dir, maxBytes }, new SystemClock());
+    const spool = new ClickSpool({ dir, maxBytes, replays: true }, new SystemClock());
     await spool.onModuleInit();
     spools.push(spool);
     return spool;

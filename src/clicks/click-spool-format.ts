@@ -1,6 +1,6 @@
 import type { KeyEnvironment } from '../common/access/auth-context';
 import { decodeClickRecord } from '../analytics/click-record-codec';
-import { billingPeriodOf } from './billing-period';
+import { billingPeriodOf } from '../account/billing-period';
 
 /**
  * The click spool's file format (click-spool.ts writes it, click-spool-replay.service.ts reads
