@@ -13,6 +13,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'examples/dist/**',
       'node_modules/**',
       'coverage/**',
       'data/**',

@@ -48,7 +48,7 @@ export function createLinkpilotClient(baseUrl: string, apiKey: string): Linkpilo
     });
     const envelope = (await response.json()) as
       { success: true; data: unknown } | components['schemas']['ApiErrorEnvelope'];
-    if (!envelope.success) {
+    if (envelope.success === false) {
       throw new LinkpilotError(response.status, envelope.error);
     }
     return envelope as Body;

@@ -1,11 +1,12 @@
 // Creates a link, lists links and reads this month's analytics summary:
-//   LINKPILOT_API_KEY=lp_live_sk_… node -r ts-node/register examples/quickstart.ts
-// (or compile it with tsc). LINKPILOT_API_URL defaults to http://localhost:3000/v1.
+//   LINKPILOT_API_KEY=lp_live_sk_… npm run example
+// which compiles examples/ with its own tsconfig.json (tsc, to examples/dist/) and runs this
+// file with node. LINKPILOT_API_URL defaults to http://localhost:3000/v1.
 import { createLinkpilotClient } from './linkpilot-client';
 
 async function main(): Promise<void> {
   const apiKey = process.env.LINKPILOT_API_KEY;
-  if (apiKey === undefined) {
+  if (apiKey === undefined || apiKey === '') {
     throw new Error(
       'Set LINKPILOT_API_KEY (npx linkpilot creators create --plan publisher --with-key)',
     );
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
+  // fetch says only "fetch failed" when no server answers; its cause names the address.
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  process.stderr.write(`${String(error)}${cause instanceof Error ? ` (${cause.message})` : ''}\n`);
   process.exitCode = 1;
 });
