@@ -23,6 +23,9 @@ function newestMtimeMs(entry) {
 
 function isBuilt() {
   const built = fs.statSync(marker, { throwIfNoEntry: false });
+  // The Docker image ships dist/ without src/ or a compiler (`docker compose exec app npx
+  // linkpilot …`): there is nothing to rebuild from, whatever the copied files' times say.
+  if (!fs.existsSync(path.join(root, 'src'))) return built !== undefined;
   const newestSource = Math.max(
     ...sourceRoots.map((entry) => newestMtimeMs(path.join(root, entry))),
   );
@@ -36,9 +39,20 @@ function ensureBuilt() {
   // rather than each deleting dist/ under the others.
   withBuildLock(() => {
     if (isBuilt()) return;
-    process.stderr.write('linkpilot: building dist/ (sources changed)...\n');
+    // The compiler runs for tens of seconds and prints nothing while it works: say what is
+    // going on before, and that it is over after, so a first `npm start` does not look hung.
+    const reason = fs.existsSync(marker) ? 'sources changed' : 'first run';
+    say(`building dist/ (${reason}, about half a minute)…`);
+    const started = process.hrtime.bigint();
     build();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    say(`built dist/ in ${seconds.toFixed(1)} s`);
   });
+}
+
+/** Progress goes to stderr: stdout stays the command's own (`npx linkpilot … --json`). */
+function say(line) {
+  process.stderr.write(`linkpilot: ${line}\n`);
 }
 
 const lockDir = path.join(root, '.build-lock');
@@ -47,6 +61,7 @@ const STALE_LOCK_MS = 5 * 60_000;
 
 function withBuildLock(work) {
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let waiting = false;
   for (;;) {
     try {
       fs.mkdirSync(lockDir);
@@ -57,6 +72,8 @@ function withBuildLock(work) {
       if (held !== undefined && Date.now() - held.mtimeMs > STALE_LOCK_MS) {
         fs.rmSync(lockDir, { recursive: true, force: true });
       } else {
+        if (!waiting) say('waiting for another process to finish building dist/…');
+        waiting = true;
         Atomics.wait(sleeper, 0, 0, 250);
       }
     }
