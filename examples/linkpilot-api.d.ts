@@ -31,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health; no authentication */
+        /**
+         * Service health; no authentication
+         * @description PostgreSQL and the key-value store with their latency, the click spool and the FX rates’ age, in the envelope. For orchestrators, GET /livez and GET /readyz answer by status code alone.
+         */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
@@ -48,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 35 merchants of the knowledge base, ordered by merchantId */
+        /**
+         * The 35 merchants of the knowledge base, ordered by merchantId
+         * @description Filtered by network, category, region (a storefront region such as US, or GLOBAL) or a country the merchant ships to; an empty list when none matches.
+         */
         get: operations["MerchantsController_list"];
         put?: never;
         post?: never;
@@ -65,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One merchant profile (ids are case-sensitive) */
+        /**
+         * One merchant profile (ids are case-sensitive)
+         * @description Its regions with storefront, networks and EPC hints, categories and capabilities, as the knowledge base holds them.
+         */
         get: operations["MerchantsController_get"];
         put?: never;
         post?: never;
@@ -84,7 +93,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A routing decision; persists nothing and counts no click */
+        /**
+         * A routing decision; persists nothing and counts no click
+         * @description What POST /links would decide for these fields: the merchant, storefront, network and routed URL, with the scored candidates. Its own per-minute bucket instead of the general one.
+         */
         post: operations["RoutingController_route"];
         delete?: never;
         options?: never;
@@ -99,10 +111,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's links, newest first */
+        /**
+         * The caller's links, newest first
+         * @description Links of the key's environment (live or test), paginated, filtered by merchant, network, preset, group, creation time, passthrough or a search in title and URL.
+         */
         get: operations["LinksController_list"];
         put?: never;
-        /** Create a routed link (201) */
+        /**
+         * Create a routed link (201)
+         * @description Canonicalises `originalUrl`, picks the storefront and network with the best expected earnings per click for the visitor fields given (or the merchant defaults), and stores the link with its routing trace. `linkpilotUrl` is the /r/ address to share. A URL outside the knowledge base is stored as passthrough. `networkOverride` pins a network the merchant offers in the routed region (else 400 NETWORK_OVERRIDE_UNAVAILABLE).
+         */
         post: operations["LinksController_create"];
         delete?: never;
         options?: never;
@@ -119,7 +137,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create 1 to 100 links, each independently (Enterprise; 207) */
+        /**
+         * Create 1 to 100 links, each independently (Enterprise; 207)
+         * @description Each item is a POST /links body, validated and routed on its own: the answer lists the created links and, by index, the items refused with their error. A request outside 1 to 100 items is 400 BULK_LIMIT_EXCEEDED. Enterprise only, with its own per-minute bucket on top of the general one.
+         */
         post: operations["LinksController_createMany"];
         delete?: never;
         options?: never;
@@ -134,15 +155,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link with its routing trace */
+        /**
+         * One link with its routing trace
+         * @description A deleted link, or one of another key environment, is 404 LINK_NOT_FOUND.
+         */
         get: operations["LinksController_get"];
         put?: never;
         post?: never;
-        /** Soft-delete; the redirect then answers 404 */
+        /**
+         * Soft-delete; the redirect then answers 404
+         * @description The link leaves lists and reads, and /r/ answers 404 for it; a second DELETE is 404.
+         */
         delete: operations["LinksController_remove"];
         options?: never;
         head?: never;
-        /** Update the fields present; routing is not re-run */
+        /**
+         * Update the fields present; routing is not re-run
+         * @description Only the fields sent change; `null` removes a removable one (network pin, category, group, UTM override, notes). The stored routing decision is served as before, except that a network pin must be one the merchant offers in the routed region.
+         */
         patch: operations["LinksController_update"];
         trace?: never;
     };
@@ -193,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The preview for every market the merchant serves plus the link's own, per device */
+        /**
+         * The preview for every market the merchant serves plus the link's own, per device
+         * @description GET /links/{id}/preview for each country the merchant has a storefront for, and the link's own, on each device: where each visitor would be sent now. Counts no click.
+         */
         get: operations["LinkPreviewController_markets"];
         put?: never;
         post?: never;
@@ -272,7 +305,7 @@ export interface paths {
         };
         /**
          * Current FX rates per 1 USD, from the latest daily refresh
-         * @description 503 FX_DATA_UNAVAILABLE when no rates have ever been stored.
+         * @description The rates routing uses to compare earnings in USD, with the day they were fetched. 503 FX_DATA_UNAVAILABLE when no rates have ever been stored.
          */
         get: operations["FxController_getRates"];
         put?: never;
@@ -310,10 +343,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's endpoints in the key's environment, newest first */
+        /**
+         * The caller's endpoints in the key's environment, newest first
+         * @description Without their secrets (shown only on creation and rotation).
+         */
         get: operations["WebhooksController_list"];
         put?: never;
-        /** Register an endpoint (Enterprise); the signing secret is shown once */
+        /**
+         * Register an endpoint (Enterprise); the signing secret is shown once
+         * @description An https URL whose host resolves to public addresses only, and the event types to send it. Deliveries are signed with the secret answered here (keep it: it is not shown again) and retried with backoff. At most 10 endpoints per account and key environment (403 WEBHOOK_LIMIT_REACHED).
+         */
         post: operations["WebhooksController_create"];
         delete?: never;
         options?: never;
@@ -328,15 +367,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One endpoint */
+        /**
+         * One endpoint
+         * @description Without its secret. Another account’s endpoint, or a deleted one, is 404.
+         */
         get: operations["WebhooksController_get"];
         put?: never;
         post?: never;
-        /** Delete; pending deliveries to it fail */
+        /**
+         * Delete; pending deliveries to it fail
+         * @description The endpoint gets no new delivery; a second DELETE is 404.
+         */
         delete: operations["WebhooksController_remove"];
         options?: never;
         head?: never;
-        /** Update the fields present */
+        /**
+         * Update the fields present
+         * @description Only the fields sent change; a new `url` is checked as on creation. `enabled: false` stops new deliveries.
+         */
         patch: operations["WebhooksController_update"];
         trace?: never;
     };
@@ -349,7 +397,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New signing secret; the previous one also signs for 24 h */
+        /**
+         * New signing secret; the previous one also signs for 24 h
+         * @description Answers the new secret once. For 24 hours deliveries carry both signatures, so the receiver can switch without missing one.
+         */
         post: operations["WebhooksController_rotateSecret"];
         delete?: never;
         options?: never;
@@ -366,7 +417,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a webhook.ping event for this endpoint */
+        /**
+         * Queue a webhook.ping event for this endpoint
+         * @description The ping is delivered like any event, signed, within a second or so; its delivery shows in GET /webhooks/{id}/deliveries.
+         */
         post: operations["WebhooksController_sendTest"];
         delete?: never;
         options?: never;
@@ -381,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's deliveries, newest first */
+        /**
+         * The endpoint's deliveries, newest first
+         * @description Each with its state, attempts, last status code or error, and next attempt.
+         */
         get: operations["WebhooksController_listDeliveries"];
         put?: never;
         post?: never;
@@ -400,8 +457,71 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attempt a delivery again now (attempts so far are kept) */
+        /**
+         * Attempt a delivery again now (attempts so far are kept)
+         * @description Puts the delivery back in the queue, due now, whatever its state (a failed one too); the worker attempts it within a second or so. One being attempted right now is left as it is.
+         */
         post: operations["WebhookDeliveriesController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The click: 302 to where this visitor should buy
+         * @description The link a creator shares (`linkpilotUrl`). Routes the visitor by the edge headers (`CF-IPCountry`, `X-Bot-Score`, believed from trusted proxies only) and the User-Agent, counts the click and answers 302 with the routed URL. Bots, crawlers, link-preview agents and HEAD get the original URL, uncounted: a command-line client such as curl is treated as a bot, so test with a browser User-Agent to see the affiliate URL. The visitor query is appended when the link has `forwardQuery`. No authentication; browsers (and Swagger UI) follow the redirect to the merchant.
+         */
+        get: operations["EdgeRedirect_redirect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: 200 whenever the process answers HTTP
+         * @description For orchestrators and the Dockerfile HEALTHCHECK. Checks nothing else, so a slow database never gets a healthy process restarted. Plain JSON, no envelope, no authentication.
+         */
+        get: operations["Probes_livez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 when PostgreSQL, the migrations and the key-value store are ready
+         * @description For load balancers: 503 naming the failing check while traffic should go elsewhere (PostgreSQL or the key-value store unreachable, migrations pending). Plain JSON, no envelope, no authentication.
+         */
+        get: operations["Probes_readyz"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1351,7 +1471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1369,7 +1489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1378,7 +1498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1451,7 +1571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1469,7 +1589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1487,7 +1607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1496,7 +1616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1512,6 +1632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A merchantId of GET /merchants */
                 id: string;
             };
             cookie?: never;
@@ -1539,7 +1660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1548,7 +1669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: MERCHANT_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1566,7 +1687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1575,7 +1696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1611,7 +1732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1629,7 +1750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1656,7 +1777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1665,7 +1786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1712,7 +1833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1730,7 +1851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1748,7 +1869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1757,7 +1878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1796,7 +1917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): NETWORK_OVERRIDE_UNAVAILABLE, VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1814,7 +1935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1859,7 +1980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1868,7 +1989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1907,7 +2028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): BULK_LIMIT_EXCEEDED, VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1925,7 +2046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1970,7 +2091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1979,7 +2100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1995,6 +2116,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2022,7 +2144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2031,7 +2153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,7 +2171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2058,7 +2180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2074,6 +2196,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2101,7 +2224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2110,7 +2233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2128,7 +2251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2137,7 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2153,6 +2276,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2175,7 +2299,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): NETWORK_OVERRIDE_UNAVAILABLE, UNSUPPORTED_MERCHANT, VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2193,7 +2317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2202,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,7 +2362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2259,6 +2383,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2277,7 +2402,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2295,7 +2420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2304,7 +2429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2322,7 +2447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2331,7 +2456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): ANALYTICS_BUSY, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2351,6 +2476,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2369,7 +2495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2387,7 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2396,7 +2522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2414,7 +2540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2423,7 +2549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2439,6 +2565,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A linkId, as POST /links answers it */
                 id: string;
             };
             cookie?: never;
@@ -2466,7 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2475,7 +2602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2493,7 +2620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2502,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2548,7 +2675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,7 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2593,7 +2720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): ANALYTICS_BUSY, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,7 +2761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2652,7 +2779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2670,7 +2797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2679,7 +2806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): ANALYTICS_BUSY, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2716,7 +2843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2734,7 +2861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2752,7 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2761,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description ANALYTICS_BUSY (with Retry-After): every analytics slot stayed taken for ANALYTICS_QUEUE_TIMEOUT_MS, or the read ran past ANALYTICS_STATEMENT_TIMEOUT_MS; or a backing store is unavailable: KV_ERROR, DATABASE_UNAVAILABLE */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): ANALYTICS_BUSY, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2802,7 +2929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2820,7 +2947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,7 +2956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): FX_DATA_UNAVAILABLE, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2870,7 +2997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: TEST_KEY_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2888,7 +3015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2897,7 +3024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2938,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2956,7 +3083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +3092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3001,7 +3128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3019,7 +3146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, WEBHOOK_LIMIT_REACHED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3046,7 +3173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3071,6 +3198,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3098,7 +3226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3107,7 +3235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3125,7 +3253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3134,7 +3262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3150,6 +3278,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3177,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3186,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3204,7 +3333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3229,6 +3358,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3251,7 +3381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3269,7 +3399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3278,7 +3408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3305,7 +3435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3314,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,6 +3460,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3357,7 +3488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,7 +3497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3384,7 +3515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3393,7 +3524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3409,6 +3540,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3436,7 +3568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +3577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3463,7 +3595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3472,7 +3604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3491,6 +3623,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A webhook endpoint id, as POST /webhooks answers it */
                 id: string;
             };
             cookie?: never;
@@ -3509,7 +3642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,7 +3660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3554,7 +3687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3563,7 +3696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3579,6 +3712,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A delivery id, from GET /webhooks/{id}/deliveries */
                 id: string;
             };
             cookie?: never;
@@ -3606,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: ENTERPRISE_TIER_REQUIRED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3615,7 +3749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: WEBHOOK_DELIVERY_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3633,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3642,13 +3776,188 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    EdgeRedirect_redirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The linkId that POST /v1/links answers */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: the routed URL (or the original one, see above) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such link, or a deleted one */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Over an edge limit (per address or per creator): the original URL in Location and in a small HTML page, with Retry-After; not counted */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PostgreSQL was needed (a link not cached yet) and did not answer (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error: 500 INTERNAL_ERROR */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Probes_livez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Probes_readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "migrations": "ok",
+                     *         "kv": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "not_ready";
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "unreachable" | "pending";
+                            /** @enum {string} */
+                            migrations: "ok" | "unreachable" | "pending";
+                            /** @enum {string} */
+                            kv: "ok" | "unreachable" | "pending";
+                        };
+                    };
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Not ready: the failing checks say why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "not_ready",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "migrations": "pending",
+                     *         "kv": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "not_ready";
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "unreachable" | "pending";
+                            /** @enum {string} */
+                            migrations: "ok" | "unreachable" | "pending";
+                            /** @enum {string} */
+                            kv: "ok" | "unreachable" | "pending";
+                        };
+                    };
                 };
             };
         };

@@ -13,7 +13,13 @@ export class HealthController {
   @Get()
   @Public()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Service health; no authentication' })
+  @ApiOperation({
+    summary: 'Service health; no authentication',
+    description:
+      'PostgreSQL and the key-value store with their latency, the click spool and the FX ' +
+      'rates’ age, in the envelope. For orchestrators, GET /livez and GET /readyz answer by ' +
+      'status code alone.',
+  })
   @ApiEnvelopedOk(HealthResponse)
   check(): Promise<HealthResponse> {
     return this.health.check();

@@ -7,6 +7,9 @@ import { ApiAnalyticsBusy } from '../analytics/api-analytics-busy.decorator';
 import { AuthContext, Caller } from '../common/access/access.decorators';
 import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { LinksService } from './links.service';
+import { ErrorCode } from '../common/errors/error-code';
+import { ApiErrorCodes } from '../openapi/operation-docs.decorators';
+import { ApiLinkIdParameter } from './links.examples';
 
 /**
  * GET /analytics/links/:id: one link's period. Here rather than in analytics because the
@@ -29,6 +32,8 @@ export class LinkAnalyticsController {
       "The summary's period rules (default: this UTC month up to today). Excluded hits are " +
       'written in batches: a hit shows within a few seconds.',
   })
+  @ApiLinkIdParameter()
+  @ApiErrorCodes(ErrorCode.LINK_NOT_FOUND)
   @ApiEnvelopedOk(LinkAnalyticsResponse)
   async linkReport(
     @Caller() caller: AuthContext,

@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ApiErrorBody } from '../common/errors/api-error.response';
 import { addErrorAnswers } from './error-answers';
+import { addOutsideApiPaths } from './outside-api-paths';
+import { addParameterLinks } from './parameter-links';
 
 /** The tags operations are grouped by, in the order Swagger UI lists them. */
 const TAGS: Record<string, string> = {
@@ -13,7 +15,8 @@ const TAGS: Record<string, string> = {
   fx: 'Foreign-exchange rates used to compare earnings in USD',
   sandbox: 'Test-key sandbox (Enterprise)',
   webhooks: 'Webhook endpoints and their deliveries',
-  health: 'Service health, no authentication',
+  health: 'Service health, liveness and readiness; no authentication',
+  redirect: 'The edge redirect a shared link points to (outside /v1)',
 };
 
 /**
@@ -43,5 +46,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     ignoreGlobalPrefix: true,
     extraModels: [ApiErrorBody],
   });
-  return addErrorAnswers(document);
+  addErrorAnswers(document);
+  // After the error rules: these routes answer by their own (plain JSON, the edge's answers).
+  addOutsideApiPaths(document.paths);
+  return addParameterLinks(document);
 }

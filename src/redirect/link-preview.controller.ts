@@ -5,6 +5,9 @@ import { ApiEnvelopedOk } from '../common/api-response.decorator';
 import { LinkPreviewQuery } from './dto/link-preview.query';
 import { LinkPreviewEnvelope, LinkPreviewMarketsResponse } from './link-preview.response';
 import { LinkPreviewService } from './link-preview.service';
+import { ErrorCode } from '../common/errors/error-code';
+import { ApiErrorCodes } from '../openapi/operation-docs.decorators';
+import { ApiLinkIdParameter } from '../links/links.examples';
 
 @ApiTags('links')
 @ApiBearerAuth()
@@ -19,6 +22,8 @@ export class LinkPreviewController {
       'Answered by the redirect’s own code path; counts no click and touches no edge limit. ' +
       'A visitor over an edge limit or past a Free quota would get the original URL instead.',
   })
+  @ApiLinkIdParameter()
+  @ApiErrorCodes(ErrorCode.LINK_NOT_FOUND)
   @ApiEnvelopedOk(LinkPreviewEnvelope)
   preview(
     @Caller() caller: AuthContext,
@@ -31,7 +36,12 @@ export class LinkPreviewController {
   @Get('markets')
   @ApiOperation({
     summary: "The preview for every market the merchant serves plus the link's own, per device",
+    description:
+      'GET /links/{id}/preview for each country the merchant has a storefront for, and the ' +
+      "link's own, on each device: where each visitor would be sent now. Counts no click.",
   })
+  @ApiLinkIdParameter()
+  @ApiErrorCodes(ErrorCode.LINK_NOT_FOUND)
   @ApiEnvelopedOk(LinkPreviewMarketsResponse)
   markets(
     @Caller() caller: AuthContext,

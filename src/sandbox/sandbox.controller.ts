@@ -6,6 +6,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { SandboxResetResponse } from './sandbox.response';
 import { SandboxService } from './sandbox.service';
+import { ApiErrorCodes } from '../openapi/operation-docs.decorators';
 
 @ApiTags('sandbox')
 @ApiBearerAuth()
@@ -20,6 +21,7 @@ export class SandboxController {
       'Test keys (lp_test_sk_) only; a live key answers 403 TEST_KEY_REQUIRED. Live links, ' +
       'clicks and usage are never touched.',
   })
+  @ApiErrorCodes(ErrorCode.TEST_KEY_REQUIRED)
   @ApiEnvelopedOk(SandboxResetResponse)
   reset(@Caller() caller: AuthContext): Promise<SandboxResetResponse> {
     if (caller.environment !== 'test') {
