@@ -67,6 +67,8 @@ describeWithBrowser(isSkipped ? `${title} [skipped: ${INSTALL_HINT}]` : title, (
   });
 
   it('should show the title, version and description, and group operations by tag', async () => {
+    // The browser tab's title, not Swagger UI's own.
+    await expect(page.title()).resolves.toBe('Linkpilot API');
     await expect(page.locator('.information-container .title').innerText()).resolves.toContain(
       'Linkpilot API',
     );

@@ -9,7 +9,7 @@
 
 type Json = Record<string, unknown>;
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
@@ -18,7 +18,7 @@ export interface Parameter {
   schema?: { example?: unknown; default?: unknown };
 }
 
-export interface Operation {
+interface Operation {
   operationId: string;
   summary?: string;
   description?: string;
@@ -123,12 +123,12 @@ export function needsTestKey({ operation }: DocumentedOperation): boolean {
 }
 
 /** Whether the operation carries a security requirement (an API key). */
-export function isAuthenticated({ operation }: DocumentedOperation): boolean {
+function isAuthenticated({ operation }: DocumentedOperation): boolean {
   return (operation.security ?? []).length > 0;
 }
 
 /** The value Swagger UI pre-fills for a parameter (its ParameterRow's order), as text. */
-export function prefilledValue(parameter: Parameter): string | undefined {
+function prefilledValue(parameter: Parameter): string | undefined {
   const value =
     Object.values(parameter.examples ?? {})[0]?.value ??
     parameter.example ??
