@@ -163,7 +163,7 @@ describeWithBrowser(isSkipped ? `${title} [skipped: ${INSTALL_HINT}]` : title, (
     }
     expect(failures).toEqual([]);
     expect(executed).toBe(operations.length);
-  }, 300_000);
+  }, 480_000);
 });
 
 /** Authorises through the Authorize dialog (Swagger UI then keeps the key in localStorage). */
@@ -193,12 +193,21 @@ function sendWithKey(baseUrl: string, authorization: string): SendRequest {
   };
 }
 
+/** Expands the operation and turns "Try it out" on, whatever state they were left in. */
 async function openOperation(page: Page, method: string, path: string): Promise<Locator> {
   const operation = page
     .locator(`.opblock-${method}`)
     .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
-  await operation.locator('.opblock-summary-control').click();
-  await operation.locator('button.try-out__btn').click();
+  const summary = operation.locator('.opblock-summary-control');
+  await summary.waitFor();
+  if (!(await operation.evaluate((node) => node.classList.contains('is-open')))) {
+    await summary.click();
+  }
+  const tryOut = operation.locator('button.try-out__btn');
+  await tryOut.waitFor();
+  if (!(await tryOut.evaluate((node) => node.classList.contains('cancel')))) {
+    await tryOut.click();
+  }
   return operation;
 }
 
