@@ -19,6 +19,8 @@ export interface RoutingTraceInput {
   preset: RoutingPresetId;
   market: string;
   regionTier: RegionTier;
+  /** Learned routing's settings, when the creator routes `learned`. */
+  learning?: { priorClicks: number; explorationShare: number };
 }
 
 /**
@@ -38,6 +40,7 @@ export function buildRoutingTrace(input: RoutingTraceInput): RoutingTrace {
         stage: rankStage(winner, other),
         scoreGap: winner.finalScore - other.finalScore,
         pinnedNetworkId,
+        isExploration: choice.isExploration,
       }),
     })),
     excluded: input.excluded,
@@ -51,6 +54,16 @@ export function buildRoutingTrace(input: RoutingTraceInput): RoutingTrace {
     market: input.market,
     regionTier: input.regionTier,
     networkOverride: choice.networkOverride,
+    ...(input.learning === undefined
+      ? {}
+      : {
+          learning: {
+            mode: 'learned' as const,
+            priorClicks: input.learning.priorClicks,
+            explorationShare: input.learning.explorationShare,
+            isExploration: choice.isExploration,
+          },
+        }),
   };
 }
 
@@ -73,7 +86,7 @@ export function buildPassthroughTrace(
 }
 
 function toTraceRoute(merchantId: string, candidate: ScoredCandidate): TraceRoute {
-  return {
+  const route: TraceRoute = {
     merchantId,
     networkId: candidate.networkId,
     region: candidate.regionKey,
@@ -81,4 +94,6 @@ function toTraceRoute(merchantId: string, candidate: ScoredCandidate): TraceRout
     normalizedEpcUsd: candidate.intermediateScore,
     confidence: confidencePercent(candidate.confidence.factor),
   };
+  if (candidate.blend !== null) route.learning = candidate.blend;
+  return route;
 }

@@ -24,13 +24,16 @@ import { resolveMarket, selectRegions } from './select-regions';
  * original URL, byte for byte), or the best (storefront, network) route with tracking and UTM
  * parameters, `routed` on the visitor's own storefront and `fallback` otherwise. Pure and
  * deterministic: the clock comes in as `nowMs` (for the pin's expiry); never throws for a
- * routing outcome.
+ * routing outcome. With `link.learning` (the creator routes `learned`), candidates are scored
+ * on their blended EPC, and a visitor with an `explorationLane` (explorationLaneOf, from a draw
+ * fixed per visitor, link and day) gets the other route that lane names.
  */
 export function decideRoute(
   link: LinkRoutingInput,
   visitor: VisitorContext,
   fx: FxSnapshot,
   nowMs: number,
+  explorationLane: number | null = null,
 ): RoutingDecision {
   const { merchant } = link;
   const passthrough = passthroughFactory(link);
@@ -80,17 +83,27 @@ export function decideRoute(
     return passthrough(list.failure, { market, excluded });
   }
 
-  const ranked = scoreCandidates(list.candidates, {
-    merchant,
-    market,
-    category: link.category,
-    deepLinkStatus: link.probes.deepLinkStatus,
-    healthStatus: link.probes.healthStatus,
-    visitor,
-    fx,
-    weights: PRESET_WEIGHTS[link.preset],
-  });
-  const choice = pickWinner(ranked, link.networkOverride, nowMs);
+  const { learning } = link;
+  const ranked = scoreCandidates(
+    list.candidates,
+    {
+      merchant,
+      market,
+      category: link.category,
+      deepLinkStatus: link.probes.deepLinkStatus,
+      healthStatus: link.probes.healthStatus,
+      visitor,
+      fx,
+      weights: PRESET_WEIGHTS[link.preset],
+    },
+    learning,
+  );
+  const choice = pickWinner(
+    ranked,
+    link.networkOverride,
+    nowMs,
+    learning === undefined ? null : explorationLane,
+  );
   const { winner } = choice;
   const { outcome, reason } = classify(selection.tier, choice);
   const { routedUrl, deepLinkUsed } = buildRoutedUrl({
@@ -123,6 +136,14 @@ export function decideRoute(
       preset: link.preset,
       market,
       regionTier: selection.tier,
+      ...(learning === undefined
+        ? {}
+        : {
+            learning: {
+              priorClicks: learning.priorClicks,
+              explorationShare: learning.explorationShare,
+            },
+          }),
     }),
   };
 }

@@ -26,6 +26,8 @@ const LINK_PARTS: KeyParts<LinkRoutingInput> = {
   probes: (probes) => `${probes.deepLinkStatus}:${probes.healthStatus}`,
   networkAccounts: (affiliateIds) => contentTag(affiliateIds),
   utmOverride: (utm) => (utm === undefined ? '-' : contentTag(utm)),
+  // The creator's observations change a few times a minute at most: one tag per object.
+  learning: (learning) => (learning === undefined ? '-' : contentTag(learning)),
 };
 
 /** The same for the visitor (the exact key; sharedDecisionKey uses visitorRoutingKey). */
@@ -40,8 +42,9 @@ const LINK_FIELDS = Object.keys(LINK_PARTS) as (keyof LinkRoutingInput)[];
 const VISITOR_FIELDS = Object.keys(VISITOR_PARTS) as (keyof VisitorContext)[];
 
 /**
- * A string standing for everything `decideRoute(link, visitor, fx, nowMs)` depends on, taking
- * the same arguments: equal keys give equal decisions (a property test holds this against
+ * A string standing for everything `decideRoute(link, visitor, fx, nowMs)` depends on (with no
+ * exploration lane: explored routes are memoised by their caller per lane), taking the same
+ * arguments: equal keys give equal decisions (a property test holds this against
  * decideRoute), so a decision can be memoised under its key. Each argument has its part: the
  * link's fields and the visitor's one by one, the rates by content, the clock through the pin.
  *

@@ -59,10 +59,20 @@ export interface LostComparison {
   scoreGap: number;
   /** The network the link pins, when the pin decided the winner. */
   pinnedNetworkId: NetworkId | null;
+  /** Learned routing: the visitor explores the winner today instead of the best route. */
+  isExploration?: boolean;
 }
 
 /** whyNotChosen of one alternative, e.g. "scored 0.0041 USD below the winner". */
-export function explainWhyNotChosen({ stage, scoreGap, pinnedNetworkId }: LostComparison): string {
+export function explainWhyNotChosen({
+  stage,
+  scoreGap,
+  pinnedNetworkId,
+  isExploration = false,
+}: LostComparison): string {
+  if (isExploration && scoreGap < 0) {
+    return `this visitor explores another route today; this route scored ${formatUsd(-scoreGap)} USD above it`;
+  }
   if (pinnedNetworkId !== null) {
     const comparison =
       scoreGap < 0

@@ -11,3 +11,13 @@ export {
   type AffiliateIds,
   type RoutableLink,
 } from './link-routing-input';
+export {
+  blendEpc,
+  explorationLaneOf,
+  observedRoutesFrom,
+  routeKey,
+  type ObservedRoute,
+  type ObservedRoutes,
+  type RouteFigure,
+  type RouteLearning,
+} from './learned-epc';

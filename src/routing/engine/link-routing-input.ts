@@ -3,6 +3,7 @@ import type {
   NetworkId,
   ProductCategory,
 } from '../../merchants/kb/merchant-profile';
+import type { RouteLearning } from './learned-epc';
 import type {
   LinkProbes,
   LinkRoutingInput,
@@ -31,12 +32,13 @@ export interface RoutableLink {
 
 /**
  * The engine's link input, built the same way for POST /route, link creation and clicks, so
- * the three cannot route one link differently.
+ * the three cannot route one link differently. `learning` only for a `learned` creator.
  */
 export function toLinkRoutingInput(
   link: RoutableLink,
   merchant: MerchantProfile | null,
   affiliateIds: AffiliateIds,
+  learning?: RouteLearning,
 ): LinkRoutingInput {
   const input: LinkRoutingInput = {
     originalUrl: link.originalUrl,
@@ -50,6 +52,7 @@ export function toLinkRoutingInput(
   if (link.category !== null) input.category = link.category;
   if (link.networkOverride !== null) input.networkOverride = link.networkOverride;
   if (link.utmOverride !== null) input.utmOverride = link.utmOverride;
+  if (learning !== undefined) input.learning = learning;
   return input;
 }
 

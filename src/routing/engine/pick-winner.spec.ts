@@ -14,6 +14,7 @@ function scored(networkId: NetworkId, finalScore: number): ScoredCandidate {
     fxRate: 1,
     signals: [],
     epcBaseUsd: finalScore,
+    blend: null,
     intermediateScore: finalScore,
     confidence: { base: 1, fxPenalty: 0, deepLinkPenalty: 0, unclamped: 1, factor: 1 },
     finalScore,
@@ -63,5 +64,39 @@ describe(pickWinner.name, () => {
     );
     expect(choice.winner.networkId).toBe('cj');
     expect(choice.networkOverride).toEqual({ networkId: 'awin', status: 'expired' });
+  });
+
+  describe('with an exploration lane', () => {
+    const three = [scored('cj', 0.09), scored('awin', 0.07), scored('impact', 0.05)];
+
+    it.each([
+      { lane: 0, expected: 'awin' },
+      { lane: 1, expected: 'impact' },
+      { lane: 2, expected: 'awin' },
+      { lane: 59, expected: 'impact' },
+    ])('should take the other candidate lane $lane names ($expected)', ({ lane, expected }) => {
+      const choice = pickWinner(three, undefined, NOW_MS, lane);
+      expect(choice.winner.networkId).toBe(expected);
+      expect(choice.isExploration).toBe(true);
+      expect(choice.others[0].networkId).toBe('cj');
+    });
+
+    it('should keep the best without a lane', () => {
+      const choice = pickWinner(three, undefined, NOW_MS, null);
+      expect(choice.winner.networkId).toBe('cj');
+      expect(choice.isExploration).toBe(false);
+    });
+
+    it('should never explore away from an applied pin', () => {
+      const choice = pickWinner(three, { networkId: 'impact' }, NOW_MS, 0);
+      expect(choice.winner.networkId).toBe('impact');
+      expect(choice.isExploration).toBe(false);
+    });
+
+    it('should keep the only candidate', () => {
+      const choice = pickWinner([scored('cj', 0.09)], undefined, NOW_MS, 3);
+      expect(choice.winner.networkId).toBe('cj');
+      expect(choice.isExploration).toBe(false);
+    });
   });
 });

@@ -7,6 +7,8 @@ export interface WinnerChoice {
   others: ScoredCandidate[];
   /** What became of the link's pin; null when it has none. */
   networkOverride: TraceNetworkOverride | null;
+  /** The visitor's exploration lane chose the winner instead of the best candidate. */
+  isExploration: boolean;
 }
 
 /**
@@ -24,12 +26,15 @@ export function isPinActive(pin: NetworkOverridePin, nowMs: number): boolean {
 /**
  * The winner among ranked candidates (best first, non-empty): the best-ranked candidate on an
  * active pinned network whatever its score, else the best score. A pin with no candidate in
- * the chosen regions is `unavailable` and the EPC choice applies.
+ * the chosen regions is `unavailable` and the EPC choice applies. An exploration lane (learned
+ * routing, explorationLaneOf) takes, instead of the best, the other candidate it names (lane
+ * modulo their count); an applied pin is never explored away from.
  */
 export function pickWinner(
   ranked: readonly ScoredCandidate[],
   pin: NetworkOverridePin | undefined,
   nowMs: number,
+  explorationLane: number | null = null,
 ): WinnerChoice {
   let winner = ranked[0];
   let networkOverride: TraceNetworkOverride | null = null;
@@ -45,5 +50,11 @@ export function pickWinner(
       winner = pinned ?? winner;
     }
   }
-  return { winner, others: ranked.filter((c) => c !== winner), networkOverride };
+  const isExploration =
+    explorationLane !== null && networkOverride?.status !== 'applied' && ranked.length > 1;
+  if (isExploration) {
+    const others = ranked.slice(1);
+    winner = others[explorationLane % others.length];
+  }
+  return { winner, others: ranked.filter((c) => c !== winner), networkOverride, isExploration };
 }

@@ -5,6 +5,7 @@ import type {
   NetworkId,
   ProductCategory,
 } from '../../merchants/kb/merchant-profile';
+import type { BlendedEpc, RouteLearning } from './learned-epc';
 
 /** RoutingPresetId [S]; the [G] spellings are refused at the API edge, never seen here. */
 export const ROUTING_PRESET_IDS = ['default', 'link_in_bio', 'long_form'] as const;
@@ -15,6 +16,13 @@ export type HealthStatus = 'ok' | 'warning' | 'critical' | 'unknown';
 export type DeviceType = 'desktop' | 'mobile' | 'tablet';
 export type MobileOs = 'ios' | 'android';
 export type RoutingOutcome = 'routed' | 'fallback' | 'passthrough';
+
+/**
+ * How a creator's links are scored: by the knowledge base's EPC hints, or by the hints blended
+ * with the creator's own realised EPC per route (docs/routing.md section 10).
+ */
+export const ROUTING_MODES = ['hinted', 'learned'] as const;
+export type RoutingMode = (typeof ROUTING_MODES)[number];
 
 /** Why a decision is passthrough (the original URL, byte for byte). */
 export type PassthroughReason =
@@ -72,6 +80,8 @@ export interface LinkRoutingInput {
   /** The creator's active affiliate id per network; a network without one is never routed. */
   networkAccounts: Partial<Record<NetworkId, string>>;
   utmOverride?: UtmOverride;
+  /** The creator routes `learned`: the blend's settings and observations. Absent: `hinted`. */
+  learning?: RouteLearning;
 }
 
 /** Who clicks: derived from the request (redirect) or the API body (POST /route, create). */
@@ -138,6 +148,8 @@ export interface TraceRoute {
   normalizedEpcUsd: number;
   /** 0-100: min(100, round(100 * C_r)). */
   confidence: number;
+  /** Learned routing only: the hint, the observations and their blend (epc_base's value). */
+  learning?: BlendedEpc;
 }
 
 interface TraceAlternative extends TraceRoute {
@@ -179,6 +191,18 @@ export interface RoutingTrace {
   market: string | null;
   regionTier: RegionTier | null;
   networkOverride: TraceNetworkOverride | null;
+  /** Present only when the creator routes `learned`. */
+  learning?: TraceLearning;
+}
+
+/** The learned mode's settings as a decision used them. */
+export interface TraceLearning {
+  mode: 'learned';
+  /** k: the clicks the hint is worth in each candidate's blend. */
+  priorClicks: number;
+  explorationShare: number;
+  /** The visitor's exploration lane chose this route over the best one. */
+  isExploration: boolean;
 }
 
 /** The engine's answer for one link and one visitor. */

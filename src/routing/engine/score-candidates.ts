@@ -1,4 +1,5 @@
 import { computeConfidence, type ConfidenceBreakdown } from './confidence';
+import { blendEpc, routeKey, type BlendedEpc, type RouteLearning } from './learned-epc';
 import type { Candidate } from './list-candidates';
 import { computeSignals, type SignalContext } from './signals';
 import type { RankStage, RoutingSignal } from './routing-types';
@@ -8,8 +9,10 @@ export type { RankStage };
 /** A candidate with its signals and scores. */
 export interface ScoredCandidate extends Candidate {
   signals: RoutingSignal[];
-  /** epc_base: epcHint / fxRate, USD per click. */
+  /** epc_base: epcHint / fxRate, USD per click; in learned routing the blend. */
   epcBaseUsd: number;
+  /** Learned routing: the hint, the observations and their blend; null when hinted. */
+  blend: BlendedEpc | null;
   /** epcBaseUsd * prod(value ^ weight) over every other signal; the decision's normalizedEpcUsd. */
   intermediateScore: number;
   confidence: ConfidenceBreakdown;
@@ -34,10 +37,14 @@ export function intermediateScoreOf(signals: readonly RoutingSignal[]): number {
 /** Scores every candidate (signals, C_r, finalScore) and ranks them best first. */
 export function scoreCandidates(
   candidates: readonly Candidate[],
-  context: Omit<SignalContext, 'candidate'>,
+  context: Omit<SignalContext, 'candidate' | 'blend'>,
+  learning?: RouteLearning,
 ): ScoredCandidate[] {
   const scored = candidates.map((candidate): ScoredCandidate => {
-    const signals = computeSignals({ ...context, candidate });
+    const blend = learning === undefined ? null : blendOf(candidate, context, learning);
+    const signals = computeSignals(
+      blend === null ? { ...context, candidate } : { ...context, candidate, blend },
+    );
     const intermediateScore = intermediateScoreOf(signals);
     const confidence = computeConfidence({
       dataConfidenceScore: context.merchant.meta.dataConfidenceScore,
@@ -49,12 +56,27 @@ export function scoreCandidates(
       ...candidate,
       signals,
       epcBaseUsd: signalValue(signals, 'epc_base'),
+      blend,
       intermediateScore,
       confidence,
       finalScore: intermediateScore * confidence.factor,
     };
   });
   return scored.sort(compareCandidates);
+}
+
+// The hint in USD is the prior; the creator's clicks and commission on the route move it.
+function blendOf(
+  candidate: Candidate,
+  context: Pick<SignalContext, 'merchant'>,
+  learning: RouteLearning,
+): BlendedEpc {
+  const key = routeKey(context.merchant.merchantId, candidate.regionKey, candidate.networkId);
+  return blendEpc(
+    candidate.epcHint / candidate.fxRate,
+    learning.observed[key],
+    learning.priorClicks,
+  );
 }
 
 /**

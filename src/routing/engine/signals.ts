@@ -6,6 +6,7 @@ import type {
   ProductCategory,
 } from '../../merchants/kb/merchant-profile';
 import { formatBias } from './explain';
+import type { BlendedEpc } from './learned-epc';
 import type { Candidate } from './list-candidates';
 import type { SignalWeights } from './presets';
 import type {
@@ -30,6 +31,8 @@ export interface SignalContext {
   visitor: VisitorContext;
   fx: FxSnapshot;
   weights: SignalWeights;
+  /** Learned routing: the candidate's blend, which epc_base takes instead of the bare hint. */
+  blend?: BlendedEpc;
 }
 
 /** A signal's value with its plain-words label. */
@@ -66,6 +69,18 @@ export function readEpcBase(candidate: Candidate): SignalReading {
   return {
     value: usd,
     label: `${epcHint} ${region.baseCurrency} per click on ${networkId} in ${regionKey} = ${usd.toFixed(4)} USD`,
+  };
+}
+
+/** epc_base in learned routing: the hint in USD shrunk toward the creator's realised EPC. */
+export function readBlendedEpcBase(candidate: Candidate, blend: BlendedEpc): SignalReading {
+  const hint = readEpcBase(candidate);
+  return {
+    value: blend.blendedEpcUsd,
+    label:
+      `hint ${blend.hintEpcUsd.toFixed(4)} USD (${hint.label.split(' = ')[0]}) blended with ` +
+      `${blend.clicks} observed clicks earning ${blend.commissionUsd.toFixed(2)} USD ` +
+      `(weight ${blend.weight.toFixed(4)}) = ${blend.blendedEpcUsd.toFixed(4)} USD`,
   };
 }
 
@@ -191,7 +206,12 @@ export function computeSignals(context: SignalContext): RoutingSignal[] {
   const { merchant, candidate, market, visitor, weights } = context;
   const { region } = candidate;
   const readings: [SignalName, SignalReading][] = [
-    ['epc_base', readEpcBase(candidate)],
+    [
+      'epc_base',
+      context.blend === undefined
+        ? readEpcBase(candidate)
+        : readBlendedEpcBase(candidate, context.blend),
+    ],
     ['trend', { value: 1, label: NO_LIVE_DATA }],
     ['fx', readFx(region.baseCurrency, candidate.fxRate, context.fx)],
     ['device', readDevice(region.deviceBiases, visitor.device, visitor.os)],
