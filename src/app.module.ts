@@ -18,6 +18,7 @@ import { MerchantsModule } from './merchants/merchants.module';
 import { NetworksModule } from './networks/networks.module';
 import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
+import { RouteLearningModule } from './redirect/route-learning.module';
 import { LinksModule } from './links/links.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -56,6 +57,7 @@ export class AppModule {
         HealthModule,
         MerchantsModule,
         RoutingModule,
+        RouteLearningModule,
         LinksModule,
         RedirectModule,
         ClickPipelineModule,

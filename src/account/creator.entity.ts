@@ -7,6 +7,7 @@ import {
   UpdateDateColumn,
   JoinColumn,
 } from 'typeorm';
+import { ROUTING_MODES, type RoutingMode } from '../routing/engine/routing-types';
 import { PlanEntity, PlanId } from './plan.entity';
 
 export const BILLING_CYCLES = ['monthly', 'annual'] as const;
@@ -40,6 +41,10 @@ export class CreatorEntity {
 
   @Column({ name: 'trial_ends_at', type: 'timestamptz', precision: 3, nullable: true })
   trialEndsAt: Date | null;
+
+  /** How the creator's links are scored (docs/routing.md section 10). */
+  @Column({ name: 'routing_mode', type: 'varchar', length: 7, default: ROUTING_MODES[0] })
+  routingMode: RoutingMode;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
+import type { RoutingMode } from '../routing/engine/routing-types';
 import { CreatorEntity } from './creator.entity';
 import { PlanEntity, PlanId } from './plan.entity';
 
@@ -26,6 +27,8 @@ export interface CreatorEdgeLimits {
   includedClicks: number;
   /** The plan row's hard cap (Free): no overage past the included clicks. */
   isHardCap: boolean;
+  /** How the creator's links are scored (docs/routing.md section 10). */
+  routingMode: RoutingMode;
 }
 
 /** A row of the edge-profile change log (`edge_profile_changes`, written by triggers). */
@@ -45,6 +48,7 @@ export interface EdgeProfileChanges {
 export interface CreatorChanges {
   planId?: PlanId;
   includedClicksOverride?: number | null;
+  routingMode?: RoutingMode;
 }
 
 @Injectable()
@@ -84,9 +88,14 @@ export class CreatorsService {
     if (changes.includedClicksOverride !== undefined) {
       creator.includedClicksOverride = changes.includedClicksOverride;
     }
+    if (changes.routingMode !== undefined) creator.routingMode = changes.routingMode;
     await this.creators.update(
       { id: creatorId },
-      { planId: creator.planId, includedClicksOverride: creator.includedClicksOverride },
+      {
+        planId: creator.planId,
+        includedClicksOverride: creator.includedClicksOverride,
+        routingMode: creator.routingMode,
+      },
     );
     return this.findWithPlanOrThrow(creatorId);
   }
@@ -99,8 +108,9 @@ export class CreatorsService {
       edge_clicks_per_minute: number;
       included_clicks: number;
       is_hard_cap: boolean;
+      routing_mode: RoutingMode;
     }[] = await this.creators.manager.query(
-      `SELECT c.id AS creator_id, c.plan_id, p.edge_clicks_per_minute, p.is_hard_cap,
+      `SELECT c.id AS creator_id, c.plan_id, p.edge_clicks_per_minute, p.is_hard_cap, c.routing_mode,
               COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks
          FROM creators c JOIN plans p ON p.id = c.plan_id
         WHERE c.id = ANY($1::varchar[])`,
@@ -112,6 +122,7 @@ export class CreatorsService {
       edgeClicksPerMinute: row.edge_clicks_per_minute,
       includedClicks: row.included_clicks,
       isHardCap: row.is_hard_cap,
+      routingMode: row.routing_mode,
     }));
   }
 

@@ -2,7 +2,9 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
+import { ClickRollupReadsRepository, type RouteClicks } from './click-rollup-reads.repository';
+
+export type { RouteClicks };
 
 /** Counts of stored clicks that other modules need (quota rebuilds, account usage). */
 @Injectable()
@@ -20,5 +22,17 @@ export class ClickCountsService {
    */
   countSince(creatorId: string, environment: KeyEnvironment, periodStart: string): Promise<number> {
     return this.rollups.countSince(this.dataSource, creatorId, environment, periodStart);
+  }
+
+  /**
+   * A creator's counted clicks per route (merchant, network, region) from a UTC day on, for
+   * learned routing; on the serving pool, read off the click path and cached by the caller.
+   */
+  countPerRouteSince(
+    creatorId: string,
+    environment: KeyEnvironment,
+    fromDay: string,
+  ): Promise<RouteClicks[]> {
+    return this.rollups.countPerRouteSince(this.dataSource, creatorId, environment, fromDay);
   }
 }

@@ -112,6 +112,18 @@ export interface RedirectConfig {
   botScoreHeader: string;
 }
 
+/** Learned routing (docs/routing.md section 10). */
+export interface RoutingConfig {
+  /** k: how many clicks a route's EPC hint is worth in its blend with the realised EPC. */
+  priorClicks: number;
+  /** The share of a learned creator's visitors (0 to 1) who explore a route other than the best. */
+  explorationShare: number;
+  /** The trailing window of clicks and commission the realised EPC is read over. */
+  windowDays: number;
+  /** How long a creator's observations are served before they are read again. */
+  statsRefreshMs: number;
+}
+
 export interface HealthConfig {
   /** A dependency answering slower than this makes health `degraded`. */
   slowThresholdMs: number;
@@ -206,6 +218,7 @@ export interface AppConfig {
   database: DatabaseConfig;
   kv: KvConfig;
   redirect: RedirectConfig;
+  routing: RoutingConfig;
   health: HealthConfig;
   fx: FxConfig;
   probes: ProbesConfig;
@@ -248,6 +261,10 @@ export const ENV_VARIABLES = [
   'CORS_ORIGINS',
   'COUNTRY_HEADER',
   'BOT_SCORE_HEADER',
+  'ROUTING_PRIOR_CLICKS',
+  'ROUTING_EXPLORATION_PERCENT',
+  'ROUTING_WINDOW_DAYS',
+  'ROUTING_STATS_REFRESH_S',
   'HEALTH_SLOW_MS',
   'HEALTH_TIMEOUT_MS',
   'FX_PRIMARY_URL',
@@ -564,6 +581,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ).replace(/\/+$/, ''),
       countryHeader: reader.headerName('COUNTRY_HEADER', 'cf-ipcountry'),
       botScoreHeader: reader.headerName('BOT_SCORE_HEADER', 'x-bot-score'),
+    },
+    routing: {
+      priorClicks: reader.int('ROUTING_PRIOR_CLICKS', 200, 1, 1_000_000),
+      explorationShare: reader.int('ROUTING_EXPLORATION_PERCENT', 5, 0, 50) / 100,
+      windowDays: reader.int('ROUTING_WINDOW_DAYS', 30, 1, 365),
+      statsRefreshMs: reader.int('ROUTING_STATS_REFRESH_S', 60, 1, 3600) * 1000,
     },
     health: {
       slowThresholdMs: reader.int('HEALTH_SLOW_MS', 250, 1, 60000),

@@ -45,7 +45,11 @@ export class LinksService {
   ) {}
 
   async create(scope: RecordScope, request: CreateLinkDto): Promise<LinkEnvelope> {
-    const link = this.builder.build(scope, request, await this.routing.prepare(scope.creatorId));
+    const link = this.builder.build(
+      scope,
+      request,
+      await this.routing.prepare(scope.creatorId, scope.environment),
+    );
     await this.links.insertAll([link]);
     this.events.created([link]);
     return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
@@ -62,7 +66,7 @@ export class LinksService {
         `A bulk request holds 1 to ${MAX_BULK_LINKS} links; this one has ${request.links.length}.`,
       );
     }
-    const context = await this.routing.prepare(scope.creatorId);
+    const context = await this.routing.prepare(scope.creatorId, scope.environment);
     const firstIndexOfUrl = new Map<string, number>();
     const built: LinkEntity[] = [];
     const failed: BulkFailureResponse[] = [];

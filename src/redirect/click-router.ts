@@ -8,6 +8,7 @@ import {
   isPinActive,
   sharedDecisionKey,
   toLinkRoutingInput,
+  type RouteLearning,
 } from '../routing/engine';
 import type {
   LinkRoutingInput,
@@ -58,6 +59,10 @@ export class ClickRouter {
   /** Passthrough and stored routes, one object per record (not one per click). */
   private readonly fixedRoutes = new WeakMap<LinkRoutingRecord, ClickRoute>();
 
+  /**
+   * `learning` only for a `learned` creator, and `explorationLane` only for its visitors who
+   * explore today (explorationLaneOf): their routes are memoised per link, visitor and lane.
+   */
   route(
     record: LinkRoutingRecord,
     creator: CreatorEdgeProfile,
@@ -65,11 +70,16 @@ export class ClickRouter {
     merchant: MerchantProfile | null,
     fx: FxSnapshot,
     nowMs: number,
+    learning?: RouteLearning,
+    explorationLane: number | null = null,
   ): ClickRoute {
     if (record.passthrough || visitor === null) return this.fixedRouteOf(record);
-    const link = this.inputFor(record, merchant, creator);
+    const link = this.inputFor(record, merchant, creator, learning);
     const routes = this.routesOf(link, fx, nowMs);
     const interned = internVisitor(visitor);
+    if (explorationLane !== null && learning !== undefined) {
+      return this.exploredRoute(record, link, routes, interned, explorationLane, fx, nowMs);
+    }
     let route = routes.byVisitor.get(interned);
     if (route === undefined) {
       route = withRecordMerchant(this.decide(link, interned, fx, nowMs), record);
@@ -90,9 +100,36 @@ export class ClickRouter {
     merchant: MerchantProfile | null,
     fx: FxSnapshot,
     nowMs: number,
+    learning?: RouteLearning,
   ): RoutingDecision['trace'] | null {
     if (record.passthrough || visitor === null) return null;
-    return decideRoute(this.inputFor(record, merchant, creator), visitor, fx, nowMs).trace;
+    return decideRoute(this.inputFor(record, merchant, creator, learning), visitor, fx, nowMs)
+      .trace;
+  }
+
+  // Exploring visitors are a few percent of a learned creator's: their routes skip the keyed
+  // memo (whose keys name no lane) and are held per link input, visitor and lane.
+  private exploredRoute(
+    record: LinkRoutingRecord,
+    link: LinkRoutingInput,
+    routes: LinkRoutes,
+    visitor: VisitorContext,
+    lane: number,
+    fx: FxSnapshot,
+    nowMs: number,
+  ): ClickRoute {
+    routes.explored ??= new Map();
+    let byLane = routes.explored.get(visitor);
+    if (byLane === undefined) {
+      byLane = new Map();
+      routes.explored.set(visitor, byLane);
+    }
+    let route = byLane.get(lane);
+    if (route === undefined) {
+      route = withRecordMerchant(toClickRoute(decideRoute(link, visitor, fx, nowMs, lane)), record);
+      byLane.set(lane, route);
+    }
+    return route;
   }
 
   /**
@@ -140,12 +177,17 @@ export class ClickRouter {
     record: LinkRoutingRecord,
     merchant: MerchantProfile | null,
     creator: CreatorEdgeProfile,
+    learning: RouteLearning | undefined,
   ): LinkRoutingInput {
     const cached = this.inputs.get(record);
-    if (cached?.merchant === merchant && cached.networkAccounts === creator.affiliateIds) {
+    if (
+      cached?.merchant === merchant &&
+      cached.networkAccounts === creator.affiliateIds &&
+      cached.learning === learning
+    ) {
       return cached;
     }
-    const input = toLinkRoutingInput(record, merchant, creator.affiliateIds);
+    const input = toLinkRoutingInput(record, merchant, creator.affiliateIds, learning);
     this.inputs.set(record, input);
     return input;
   }
@@ -156,6 +198,8 @@ interface LinkRoutes {
   fx: FxSnapshot;
   isPinActive: boolean | null;
   byVisitor: Map<VisitorContext, ClickRoute>;
+  /** Learned routing's exploring visitors: their route per exploration lane. */
+  explored?: Map<VisitorContext, Map<number, ClickRoute>>;
 }
 
 /** The clock's part in a decision: whether the link's pin holds (null: no pin). */

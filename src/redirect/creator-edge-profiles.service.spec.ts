@@ -17,6 +17,7 @@ const PRO = (creatorId: string): CreatorEdgeLimits => ({
   edgeClicksPerMinute: 1_000,
   includedClicks: 10_000,
   isHardCap: false,
+  routingMode: 'hinted',
 });
 
 /**

@@ -8,8 +8,12 @@ import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { AppMetrics } from '../metrics/app-metrics';
 import type { NetworkId } from '../networks/network-ids';
 import { NetworkAccountsService } from '../networks/network-accounts.service';
+import type { RoutingMode } from '../routing/engine/routing-types';
 
-/** What the edge needs of a creator: limits, quota and the affiliate ids to route with. */
+/**
+ * What the edge needs of a creator: limits, quota, the affiliate ids to route with and the
+ * routing mode (CreatorEdgeLimits).
+ */
 export interface CreatorEdgeProfile {
   creatorId: string;
   planId: PlanId;
@@ -17,6 +21,7 @@ export interface CreatorEdgeProfile {
   includedClicks: number;
   /** The plan row is a hard cap (Free): the quota is a hard stop, no overage. */
   isHardCap: boolean;
+  routingMode: RoutingMode;
   affiliateIds: Partial<Record<NetworkId, string>>;
   /**
    * A short tag that is equal for equal sets of affiliate ids: part of the key of memoised
@@ -301,6 +306,7 @@ const COMPARED_FIELDS = Object.keys({
   edgeClicksPerMinute: true,
   includedClicks: true,
   isHardCap: true,
+  routingMode: true,
   accountsTag: true,
 } satisfies Record<Exclude<keyof CreatorEdgeProfile, 'affiliateIds'>, true>) as Exclude<
   keyof CreatorEdgeProfile,

@@ -17,6 +17,7 @@ import { FxService } from '../fx/fx.service';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import { MerchantsService } from '../merchants/merchants.service';
+import { explorationLaneOf, type RouteLearning } from '../routing/engine';
 import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-types';
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
@@ -24,6 +25,8 @@ import type { EdgeAnswer } from './edge-answer';
 import { forwardVisitorQuery } from './forward-visitor-query';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
+import { explorationDrawOf } from './exploration-draw';
+import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
 
 /** What a link preview answers: the route a counted click takes, and the engine's trace. */
@@ -75,6 +78,7 @@ export class RedirectHandler {
     private readonly quota: QuotaService,
     private readonly excludedHits: ExcludedHitsLedgerService,
     private readonly visitors: VisitorHasherService,
+    private readonly learning: RouteLearningService,
     private readonly clock: Clock,
   ) {}
 
@@ -96,7 +100,20 @@ export class RedirectHandler {
 
     const nowMs = this.clock.nowMs();
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const route = this.routeFor(record, creator, edge, fx, nowMs);
+    const visitorHash = this.visitors.hashOf(
+      request.clientIp,
+      request.headers['user-agent'],
+      nowMs,
+    );
+    let route: ClickRoute;
+    if (creator.routingMode === 'learned') {
+      const found = this.learning.find(creator.creatorId, record.environment);
+      const learning = found instanceof Promise ? await found : found;
+      const lane = explorationLaneFor(learning, edge, visitorHash, record.linkId);
+      route = this.routeFor(record, creator, edge, fx, nowMs, learning, lane);
+    } else {
+      route = this.routeFor(record, creator, edge, fx, nowMs);
+    }
 
     const clickRecord = this.recordTemplateOf(record, route).encode({
       recordId: newUlid(nowMs),
@@ -110,7 +127,7 @@ export class RedirectHandler {
         linkId: record.linkId,
         environment: record.environment,
         clientIp: request.clientIp,
-        visitorHash: this.visitors.hashOf(request.clientIp, request.headers['user-agent'], nowMs),
+        visitorHash,
         record: clickRecord,
       },
       nowMs,
@@ -138,8 +155,14 @@ export class RedirectHandler {
     const nowMs = this.clock.nowMs();
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
     const edge: EdgeVisitor = { exclusion: null, visitor };
-    const route = this.routeFor(record, creator, edge, fx, nowMs);
-    const trace = this.router.trace(record, creator, visitor, this.merchantOf(record), fx, nowMs);
+    // A preview has no visitor hash, so it never explores: it shows the best route.
+    let learning: RouteLearning | undefined;
+    if (creator.routingMode === 'learned') {
+      learning = await this.learning.find(creator.creatorId, record.environment);
+    }
+    const route = this.routeFor(record, creator, edge, fx, nowMs, learning);
+    const merchant = this.merchantOf(record);
+    const trace = this.router.trace(record, creator, visitor, merchant, fx, nowMs, learning);
     return { route, trace };
   }
 
@@ -176,8 +199,20 @@ export class RedirectHandler {
     edge: EdgeVisitor,
     fx: FxSnapshot,
     nowMs: number,
+    learning?: RouteLearning,
+    explorationLane: number | null = null,
   ): ClickRoute {
-    return this.router.route(record, creator, edge.visitor, this.merchantOf(record), fx, nowMs);
+    const merchant = this.merchantOf(record);
+    return this.router.route(
+      record,
+      creator,
+      edge.visitor,
+      merchant,
+      fx,
+      nowMs,
+      learning,
+      explorationLane,
+    );
   }
 
   private merchantOf(record: LinkRoutingRecord): MerchantProfile | null {
@@ -185,6 +220,20 @@ export class RedirectHandler {
       ? null
       : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
   }
+}
+
+/**
+ * A learned creator's visitor's exploration lane on this link today, or null (the best route):
+ * also null while the day's visitor secret is unknown, so no visitor explores by accident.
+ */
+function explorationLaneFor(
+  learning: RouteLearning,
+  edge: EdgeVisitor,
+  visitorHash: string | null,
+  linkId: string,
+): number | null {
+  if (edge.visitor === null || visitorHash === null || learning.explorationShare <= 0) return null;
+  return explorationLaneOf(explorationDrawOf(visitorHash, linkId), learning.explorationShare);
 }
 
 /** What every click of a link on one route stores alike (the analytics write side decodes it). */

@@ -39,6 +39,6 @@ export class RoutingController {
   })
   @ApiEnvelopedOk(RouteResponse)
   route(@Caller() caller: AuthContext, @Body() body: RouteRequestDto): Promise<RouteResponse> {
-    return this.routing.route(caller.creatorId, body);
+    return this.routing.route(caller.creatorId, caller.environment, body);
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { KeyEnvironment } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { FxService } from '../fx/fx.service';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
@@ -6,6 +7,7 @@ import { MerchantProfile, ProductCategory } from '../merchants/kb/merchant-profi
 import { MerchantsService } from '../merchants/merchants.service';
 import { NetworkAccountsService } from '../networks/network-accounts.service';
 import { RouteRequestDto } from './dto/route-request.dto';
+import { ROUTE_LEARNING_SOURCE, type RouteLearningSource } from './route-learning-source';
 import { decideRoute, toAffiliateIds, toLinkRoutingInput } from './engine';
 import { RouteResponse, toRouteResponse } from './route.response';
 import type {
@@ -15,6 +17,7 @@ import type {
   NetworkOverridePin,
   RoutableLink,
   RoutingDecision,
+  RouteLearning,
   RoutingPresetId,
   UtmOverride,
   VisitorContext,
@@ -42,6 +45,8 @@ export interface RoutingContext {
   fx: FxSnapshot;
   accounts: AffiliateIds;
   nowMs: number;
+  /** The creator routes `learned`: the blend's settings and observations. */
+  learning?: RouteLearning;
 }
 
 const NEW_LINK_PROBES: LinkProbes = { deepLinkStatus: 'unchecked', healthStatus: 'unknown' };
@@ -57,22 +62,41 @@ export class RoutingService {
     private readonly fx: FxService,
     private readonly networkAccounts: NetworkAccountsService,
     private readonly clock: Clock,
+    @Optional()
+    @Inject(ROUTE_LEARNING_SOURCE)
+    private readonly learningSource: RouteLearningSource | null = null,
   ) {}
 
-  async decide(creatorId: string, question: RouteQuestion): Promise<RouteAnswer> {
-    return this.decideWith(await this.prepare(creatorId), question);
+  async decide(
+    creatorId: string,
+    environment: KeyEnvironment,
+    question: RouteQuestion,
+  ): Promise<RouteAnswer> {
+    return this.decideWith(await this.prepare(creatorId, environment), question);
   }
 
-  /** What every decision for one creator shares; fetched once for a whole bulk request. */
-  async prepare(creatorId: string): Promise<RoutingContext> {
-    const [fx, accounts] = await Promise.all([
+  /**
+   * What every decision for one creator shares; fetched once for a whole bulk request. The
+   * environment chooses whose clicks and commissions a `learned` creator's routes learn from.
+   */
+  async prepare(creatorId: string, environment: KeyEnvironment): Promise<RoutingContext> {
+    const [fx, accounts, learning] = await Promise.all([
       this.fx.getLatestSnapshot(),
       this.affiliateIdsOf(creatorId),
+      this.learningSource?.learningFor(creatorId, environment),
     ]);
-    return { fx, accounts, nowMs: this.clock.nowMs() };
+    return {
+      fx,
+      accounts,
+      nowMs: this.clock.nowMs(),
+      ...(learning === undefined ? {} : { learning }),
+    };
   }
 
-  decideWith({ fx, accounts, nowMs }: RoutingContext, question: RouteQuestion): RouteAnswer {
+  decideWith(
+    { fx, accounts, nowMs, learning }: RoutingContext,
+    question: RouteQuestion,
+  ): RouteAnswer {
     const merchant = this.merchantOf(question.originalUrl);
     const visitor: VisitorContext = {
       country: question.visitorCountry ?? null,
@@ -80,13 +104,17 @@ export class RoutingService {
       os: null,
       isInAppBrowser: false,
     };
-    const link = toLinkRoutingInput(routableLinkOf(question), merchant, accounts);
+    const link = toLinkRoutingInput(routableLinkOf(question), merchant, accounts, learning);
     return { decision: decideRoute(link, visitor, fx, nowMs), merchant };
   }
 
   /** POST /route: the engine's answer for a URL and a visitor; nothing stored or counted. */
-  async route(creatorId: string, request: RouteRequestDto): Promise<RouteResponse> {
-    const { decision } = await this.decide(creatorId, request);
+  async route(
+    creatorId: string,
+    environment: KeyEnvironment,
+    request: RouteRequestDto,
+  ): Promise<RouteResponse> {
+    const { decision } = await this.decide(creatorId, environment, request);
     return toRouteResponse(decision, request.includeCrcTrace === true);
   }
 
