@@ -690,6 +690,18 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        TraceLearnedEpcResponse: {
+            /** @description The EPC hint in USD per click (hint / FX rate) */
+            hintEpcUsd: number;
+            /** @description The creator's counted clicks on the route in the trailing window */
+            clicks: number;
+            /** @description Commission in USD attributed to those clicks, net of reversals */
+            commissionUsd: number;
+            /** @description (k × hintEpcUsd + commissionUsd) / (k + clicks): the epc_base the route scored with */
+            blendedEpcUsd: number;
+            /** @description The observed figure's share of the blend: clicks / (k + clicks) */
+            weight: number;
+        };
         TraceRouteResponse: {
             merchantId: string;
             /** @enum {string} */
@@ -700,6 +712,8 @@ export interface components {
             /** @description intermediateScore in USD */
             normalizedEpcUsd: number;
             confidence: number;
+            /** @description Learned routing only: the blend behind epc_base */
+            learning?: components["schemas"]["TraceLearnedEpcResponse"];
         };
         TraceAlternativeResponse: {
             merchantId: string;
@@ -711,6 +725,8 @@ export interface components {
             /** @description intermediateScore in USD */
             normalizedEpcUsd: number;
             confidence: number;
+            /** @description Learned routing only: the blend behind epc_base */
+            learning?: components["schemas"]["TraceLearnedEpcResponse"];
             /** @example scored 0.41 USD below the winner */
             whyNotChosen: string;
         };
@@ -736,6 +752,16 @@ export interface components {
             confidenceFactor: number;
             finalScore: number;
         };
+        TraceLearningResponse: {
+            /** @enum {string} */
+            mode: "learned";
+            /** @description k: the clicks each hint is worth in its blend */
+            priorClicks: number;
+            /** @description Share of visitors who explore */
+            explorationShare: number;
+            /** @description The visitor's exploration lane chose this route over the best */
+            isExploration: boolean;
+        };
         RoutingTraceResponse: {
             winner: components["schemas"]["TraceRouteResponse"] | null;
             alternatives: components["schemas"]["TraceAlternativeResponse"][];
@@ -746,6 +772,7 @@ export interface components {
             market?: string | null;
             regionTier?: number | null;
             networkOverride?: Record<string, never> | null;
+            learning?: components["schemas"]["TraceLearningResponse"];
         };
         RouteResponse: {
             /**

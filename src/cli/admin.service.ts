@@ -28,6 +28,7 @@ import {
   EncryptionKeyRotation,
   WebhookSecretRotationService,
 } from '../webhooks/webhook-secret-rotation.service';
+import type { RoutingMode } from '../routing/engine/routing-types';
 
 export interface CreatorView {
   creatorId: string;
@@ -35,6 +36,7 @@ export interface CreatorView {
   displayName: string;
   plan: PlanId;
   includedClicks: number;
+  routingMode: RoutingMode;
 }
 
 export interface CreateCreatorCommand {
@@ -69,6 +71,7 @@ const toCreatorView = (creator: CreatorWithPlan): CreatorView => ({
   displayName: creator.displayName,
   plan: creator.planId,
   includedClicks: creator.includedClicksOverride ?? creator.plan.includedClicks,
+  routingMode: creator.routingMode,
 });
 
 /** The operator's actions, one method per CLI command, composed from the module services. */

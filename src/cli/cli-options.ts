@@ -3,6 +3,7 @@ import { PLAN_IDS, PlanId } from '../account/plan.entity';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from '../auth/api-key.entity';
 import { describeAnalyticsDateProblem } from '../analytics/analytics-dates';
 import { normaliseAllowlistEntry } from '../common/net/ip-allowlist';
+import { ROUTING_MODES, type RoutingMode } from '../routing/engine/routing-types';
 
 /** Option parsers: a bad argument stops the command with a message naming the option. */
 export function parsePlan(value: string): PlanId {
@@ -17,6 +18,13 @@ export function parseEnvironment(value: string): KeyEnvironment {
     throw new InvalidArgumentError(`Environment must be one of ${KEY_ENVIRONMENTS.join(', ')}.`);
   }
   return value as KeyEnvironment;
+}
+
+export function parseRoutingMode(value: string): RoutingMode {
+  if (!(ROUTING_MODES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`Routing mode must be one of ${ROUTING_MODES.join(', ')}.`);
+  }
+  return value as RoutingMode;
 }
 
 export function parseClickCount(value: string): number {

@@ -2,6 +2,38 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NETWORK_IDS, NetworkId } from '../networks/network-ids';
 import { SIGNAL_NAMES } from './engine/routing-types';
 
+/** Learned routing: one candidate's hint, observations and their blend (docs/routing.md section 10). */
+export class TraceLearnedEpcResponse {
+  @ApiProperty({ description: 'The EPC hint in USD per click (hint / FX rate)' })
+  hintEpcUsd: number;
+  @ApiProperty({ description: "The creator's counted clicks on the route in the trailing window" })
+  clicks: number;
+  @ApiProperty({ description: 'Commission in USD attributed to those clicks, net of reversals' })
+  commissionUsd: number;
+  @ApiProperty({
+    description:
+      '(k × hintEpcUsd + commissionUsd) / (k + clicks): the epc_base the route scored with',
+  })
+  blendedEpcUsd: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    description: "The observed figure's share of the blend: clicks / (k + clicks)",
+  })
+  weight: number;
+}
+
+/** Present when the creator routes `learned`. */
+export class TraceLearningResponse {
+  @ApiProperty({ enum: ['learned'] }) mode: 'learned';
+  @ApiProperty({ description: 'k: the clicks each hint is worth in its blend' })
+  priorClicks: number;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'Share of visitors who explore' })
+  explorationShare: number;
+  @ApiProperty({ description: "The visitor's exploration lane chose this route over the best" })
+  isExploration: boolean;
+}
+
 export class TraceRouteResponse {
   @ApiProperty() merchantId: string;
   @ApiProperty({ enum: NETWORK_IDS }) networkId: NetworkId;
@@ -10,6 +42,11 @@ export class TraceRouteResponse {
   routeScore: number;
   @ApiProperty({ description: 'intermediateScore in USD' }) normalizedEpcUsd: number;
   @ApiProperty({ minimum: 0, maximum: 100 }) confidence: number;
+  @ApiPropertyOptional({
+    type: TraceLearnedEpcResponse,
+    description: 'Learned routing only: the blend behind epc_base',
+  })
+  learning?: TraceLearnedEpcResponse;
 }
 
 export class TraceAlternativeResponse extends TraceRouteResponse {
@@ -51,4 +88,5 @@ export class RoutingTraceResponse {
   @ApiPropertyOptional({ type: String, nullable: true }) market: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) regionTier: number | null;
   @ApiPropertyOptional({ type: Object, nullable: true }) networkOverride: unknown;
+  @ApiPropertyOptional({ type: TraceLearningResponse }) learning?: TraceLearningResponse;
 }

@@ -88,6 +88,9 @@ describe('Admin CLI (e2e)', () => {
 
     await cli('creators', 'update', creatorId, '--plan', 'pro');
     expect((await account(apiKey).expect(403)).body.error.code).toBe('PUBLISHER_TIER_REQUIRED');
+
+    const learned = await cli('creators', 'update', creatorId, '--routing-mode', 'learned');
+    expect(learned.json.creator).toMatchObject({ plan: 'pro', routingMode: 'learned' });
   });
 
   it('should issue and revoke keys, the revocation taking effect at once', async () => {
@@ -222,6 +225,12 @@ describe('Admin CLI (e2e)', () => {
       'INVALID_ARGUMENTS',
     ],
     ['an update with nothing to change', ['creators', 'update', 'x'], 2, 'INVALID_ARGUMENTS'],
+    [
+      'an unknown routing mode',
+      ['creators', 'update', 'x', '--routing-mode', 'smart'],
+      2,
+      'INVALID_ARGUMENTS',
+    ],
     ['an unknown command', ['creators', 'destroy'], 2, 'INVALID_ARGUMENTS'],
     [
       'an unknown creator',

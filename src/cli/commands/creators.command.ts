@@ -5,6 +5,7 @@ import {
   parseEmail,
   parseEnvironment,
   parsePlan,
+  parseRoutingMode,
 } from '../cli-options';
 import type { CliContext } from './cli-context';
 
@@ -23,6 +24,7 @@ interface UpdateCreatorOptions {
   plan?: ReturnType<typeof parsePlan>;
   includedClicks?: number;
   planIncludedClicks?: boolean;
+  routingMode?: ReturnType<typeof parseRoutingMode>;
 }
 
 export function registerCreatorsCommands(program: Command, { withAdmin }: CliContext): void {
@@ -54,20 +56,26 @@ export function registerCreatorsCommands(program: Command, { withAdmin }: CliCon
     );
   creators
     .command('update <creatorId>')
-    .description("Change a creator's plan or included clicks")
+    .description("Change a creator's plan, included clicks or routing mode")
     .option('--plan <plan>', 'new plan', parsePlan)
     .option('--included-clicks <n>', 'new included clicks override', parseClickCount)
     .option('--plan-included-clicks', "drop the override and use the plan's included clicks")
+    .option(
+      '--routing-mode <mode>',
+      'hinted (EPC hints) or learned (hints blended with realised EPC)',
+      parseRoutingMode,
+    )
     .action(async (creatorId: string, options: UpdateCreatorOptions) => {
       if (
         options.plan === undefined &&
         options.includedClicks === undefined &&
-        options.planIncludedClicks !== true
+        options.planIncludedClicks !== true &&
+        options.routingMode === undefined
       ) {
         throw new CommanderError(
           2,
           'linkpilot.nothingToUpdate',
-          'Nothing to update: give --plan, --included-clicks or --plan-included-clicks.',
+          'Nothing to update: give --plan, --included-clicks, --plan-included-clicks or --routing-mode.',
         );
       }
       await withAdmin((admin) =>
@@ -75,6 +83,7 @@ export function registerCreatorsCommands(program: Command, { withAdmin }: CliCon
           planId: options.plan,
           includedClicksOverride:
             options.planIncludedClicks === true ? null : options.includedClicks,
+          routingMode: options.routingMode,
         }),
       );
     });
