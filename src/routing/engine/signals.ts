@@ -74,13 +74,12 @@ export function readEpcBase(candidate: Candidate): SignalReading {
 
 /** epc_base in learned routing: the hint in USD shrunk toward the creator's realised EPC. */
 export function readBlendedEpcBase(candidate: Candidate, blend: BlendedEpc): SignalReading {
-  const hint = readEpcBase(candidate);
   return {
     value: blend.blendedEpcUsd,
     label:
-      `hint ${blend.hintEpcUsd.toFixed(4)} USD (${hint.label.split(' = ')[0]}) blended with ` +
-      `${blend.clicks} observed clicks earning ${blend.commissionUsd.toFixed(2)} USD ` +
-      `(weight ${blend.weight.toFixed(4)}) = ${blend.blendedEpcUsd.toFixed(4)} USD`,
+      `${readEpcBase(candidate).label}, blended with ${blend.clicks} observed clicks earning ` +
+      `${blend.commissionUsd.toFixed(2)} USD (weight ${blend.weight.toFixed(4)}) = ` +
+      `${blend.blendedEpcUsd.toFixed(4)} USD`,
   };
 }
 
