@@ -18,6 +18,7 @@ import {
   VISITOR_COUNTRIES,
   visitorArbitrary,
 } from './engine-arbitraries.fixtures';
+import { routeKey, type ObservedRoute, type RouteLearning } from './learned-epc';
 import { toLinkRoutingInput } from './link-routing-input';
 import {
   ROUTING_PRESET_IDS,
@@ -59,6 +60,8 @@ const CHOICES = {
   country: fc.option(fc.constantFrom(...VISITOR_COUNTRIES), { nil: null }),
   visitor: visitorArbitrary,
   fx: fc.constantFrom('fresh', 'stale', 'repriced', 'later'),
+  // Learned routing: none (hinted), no observation yet, observations, the same with another k.
+  learning: fc.constantFrom('hinted', 'learned-empty', 'learned-observed', 'learned-k50'),
   nowMs: fc.constantFrom(NOW_MS, NOW_MS + 1, NOW_MS + 2 * DAY_MS),
 };
 const choicesArbitrary = fc.record(CHOICES);
@@ -119,6 +122,28 @@ function fxOf(fx: Choices['fx']): FxSnapshot {
   }
 }
 
+/** Observations per route of the merchant: each network's clicks earned a different amount. */
+function learningOf(choices: Choices): RouteLearning | undefined {
+  if (choices.learning === 'hinted') return undefined;
+  const observed: Record<string, ObservedRoute> = {};
+  if (choices.learning !== 'learned-empty') {
+    const profile = seeded.get(choices.merchantId)!;
+    for (const [regionKey, region] of Object.entries(profile.regions)) {
+      (Object.keys(region.epcHints) as NetworkId[]).forEach((networkId, index) => {
+        observed[routeKey(profile.merchantId, regionKey, networkId)] = {
+          clicks: 500,
+          commissionUsd: 10 * index,
+        };
+      });
+    }
+  }
+  return {
+    priorClicks: choices.learning === 'learned-k50' ? 50 : 200,
+    explorationShare: 0.05,
+    observed,
+  };
+}
+
 /** Fresh objects on every call, as the edge's caches hand out after a re-read. */
 function argumentsOf(choices: Choices): DecideArguments {
   const examples = seeded.get(choices.merchantId)!.canonicalization.examples;
@@ -146,6 +171,7 @@ function argumentsOf(choices: Choices): DecideArguments {
     },
     merchantOf(choices),
     affiliateIdsOf(choices.accounts),
+    learningOf(choices),
   );
   const visitor = { ...choices.visitor, country: choices.country };
   return { link, visitor, fx: fxOf(choices.fx), nowMs: choices.nowMs };
@@ -207,6 +233,7 @@ describe(decisionKey.name, () => {
     ['the profile changes under the same merchant id', { merchant: 'repriced' }],
     ['the affiliate ids change on the same networks', { accounts: 'renamed' }],
     ['the pin expires', { pin: 'expiring', nowMs: NOW_MS + 2 * DAY_MS }],
+    ["the creator's observations change", { learning: 'learned-observed' }],
   ])('should change the key when %s', (_case, change) => {
     const base: Choices = {
       merchantId: 'asos',
@@ -223,6 +250,7 @@ describe(decisionKey.name, () => {
       country: 'GB',
       visitor: visitorContext(),
       fx: 'fresh',
+      learning: 'learned-empty',
       nowMs: NOW_MS,
     };
     const before = argumentsOf(base);

@@ -67,7 +67,9 @@ function readDocTable(): Map<string, string> {
 describe('learned worked example (docs/routing.md)', () => {
   const decision = decideExample();
   const { winner, alternatives, learning } = decision.trace;
-  const cj = alternatives.find((route) => route.networkId === 'cj') as TraceRoute;
+  const cj = alternatives.find(
+    (route) => route.networkId === 'cj',
+  ) as (typeof alternatives)[number];
   const impact = winner as TraceRoute;
   const multiplierProduct = impact.normalizedEpcUsd / (impact.learning?.blendedEpcUsd ?? NaN);
 
