@@ -12,12 +12,8 @@ export {
   type RoutableLink,
 } from './link-routing-input';
 export {
-  blendEpc,
   explorationLaneOf,
   observedRoutesFrom,
-  routeKey,
-  type ObservedRoute,
-  type ObservedRoutes,
   type RouteFigure,
   type RouteLearning,
 } from './learned-epc';

@@ -196,7 +196,7 @@ export interface RoutingTrace {
 }
 
 /** The learned mode's settings as a decision used them. */
-export interface TraceLearning {
+interface TraceLearning {
   mode: 'learned';
   /** k: the clicks the hint is worth in each candidate's blend. */
   priorClicks: number;

@@ -73,7 +73,7 @@ export function readEpcBase(candidate: Candidate): SignalReading {
 }
 
 /** epc_base in learned routing: the hint in USD shrunk toward the creator's realised EPC. */
-export function readBlendedEpcBase(candidate: Candidate, blend: BlendedEpc): SignalReading {
+function readBlendedEpcBase(candidate: Candidate, blend: BlendedEpc): SignalReading {
   return {
     value: blend.blendedEpcUsd,
     label:
