@@ -1,7 +1,5 @@
 import type { KeyEnvironment } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ClickRollupReadsRepository, type RouteClicks } from './click-rollup-reads.repository';
 
 export type { RouteClicks };
@@ -9,10 +7,7 @@ export type { RouteClicks };
 /** Counts of stored clicks that other modules need (quota rebuilds, account usage). */
 @Injectable()
 export class ClickCountsService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly rollups: ClickRollupReadsRepository,
-  ) {}
+  constructor(private readonly rollups: ClickRollupReadsRepository) {}
 
   /**
    * Clicks of a creator stored since the start of a billing period (a UTC day): what a quota
@@ -21,7 +16,7 @@ export class ClickCountsService {
    * the serving pool, as the quota it seeds is on the request path.
    */
   countSince(creatorId: string, environment: KeyEnvironment, periodStart: string): Promise<number> {
-    return this.rollups.countSince(this.dataSource, creatorId, environment, periodStart);
+    return this.rollups.countSince(creatorId, environment, periodStart);
   }
 
   /**
@@ -33,6 +28,6 @@ export class ClickCountsService {
     environment: KeyEnvironment,
     fromDay: string,
   ): Promise<RouteClicks[]> {
-    return this.rollups.countPerRouteSince(this.dataSource, creatorId, environment, fromDay);
+    return this.rollups.countPerRouteSince(creatorId, environment, fromDay);
   }
 }

@@ -25,12 +25,20 @@ const BOUND_OF_SQL = `
    WHERE i.inhparent = 'clicks'::regclass AND c.oid::regclass::text = $1`;
 
 /**
- * What the retention asks of the catalog and of the partitions themselves; the names come
+ * The partitions of `clicks`: what the partition job creates, and what the retention asks of
+ * the catalog and of the partitions themselves; the names come
  * from the catalog (`regclass` text, quoted where needed), never from a caller.
  */
 @Injectable()
 export class ClickPartitionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Creates the month's partition `name` over [from, to) unless it exists. */
+  async createMonthPartition(name: string, from: string, to: string): Promise<void> {
+    await this.dataSource.query(
+      `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF clicks FOR VALUES FROM ('${from}') TO ('${to}')`,
+    );
+  }
 
   async listPartitions(): Promise<ClickPartition[]> {
     const rows: {

@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
+import { ClickPartitionsRepository } from './click-partitions.repository';
 
 /** Months of partitions kept ready ahead of today, so the DEFAULT partition stays empty. */
 const MONTHS_AHEAD = 3;
@@ -16,7 +15,7 @@ export class ClickPartitionsService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ClickPartitionsService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly partitions: ClickPartitionsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -33,10 +32,8 @@ export class ClickPartitionsService implements OnApplicationBootstrap {
       const from = monthStart(year, month);
       const to = monthStart(year, month + 1);
       const name = `clicks_${from.slice(0, 7).replace('-', '_')}`;
-      await this.dataSource
-        .query(
-          `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF clicks FOR VALUES FROM ('${from}') TO ('${to}')`,
-        )
+      await this.partitions
+        .createMonthPartition(name, from, to)
         .catch((error: unknown) =>
           this.logger.warn(`Could not create click partition ${name}: ${String(error)}`),
         );

@@ -3,10 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClickCountsService } from './click-counts.service';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ClickEntity } from './click.entity';
+import { ClickPartitionsRepository } from './click-partitions.repository';
 import { ClickPartitionsService } from './click-partitions.service';
 import { ClickRollupSettler } from './click-rollup-settler.service';
 import { ClickRollupsModule } from './click-rollups.module';
 import { ClickStreamConsumer } from './click-stream.consumer';
+import { ClickWritesRepository } from './click-writes.repository';
 
 /**
  * The write side of analytics: click streams to the partitioned clicks table, and the
@@ -15,7 +17,9 @@ import { ClickStreamConsumer } from './click-stream.consumer';
 @Module({
   imports: [TypeOrmModule.forFeature([ClickEntity]), ClickRollupsModule],
   providers: [
+    ClickWritesRepository,
     ClickStreamConsumer,
+    ClickPartitionsRepository,
     ClickPartitionsService,
     ClickRollupSettler,
     ClickCountsService,

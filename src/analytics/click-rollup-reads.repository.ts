@@ -2,6 +2,8 @@ import type { KeyEnvironment, RecordScope } from '../common/access/auth-context'
 import type { TimeseriesGroup } from './dto/timeseries.query';
 import type { BucketCount, TimeseriesInterval } from './time-buckets';
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { NetworkId } from '../networks/network-ids';
 import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
 import { startOfDay, startOfNextDay } from './analytics-dates';
@@ -131,6 +133,8 @@ const TOTAL_TABLES: Record<TotalRollup, string> = {
  */
 @Injectable()
 export class ClickRollupReadsRepository {
+  constructor(@InjectDataSource() private readonly serving: DataSource) {}
+
   /** Totals and breakdowns of the scope's clicks over inclusive days, from the route days. */
   async aggregate(
     source: QuerySource,
@@ -281,14 +285,16 @@ export class ClickRollupReadsRepository {
     return Number(rows[0]?.clicks ?? 0);
   }
 
-  /** Clicks of a creator's environment on and after a UTC day, from the route days. */
+  /**
+   * Clicks of a creator's environment on and after a UTC day, from the route days; on the
+   * serving pool, as the quota it seeds is on the request path.
+   */
   async countSince(
-    source: QuerySource,
     creatorId: string,
     environment: KeyEnvironment,
     fromDay: string,
   ): Promise<number> {
-    const rows = (await source.query(
+    const rows = (await this.serving.query(
       `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_route_days_all
         WHERE creator_id = $1 AND environment = $2 AND day >= $3::date`,
       [creatorId, environment, fromDay],
@@ -302,12 +308,11 @@ export class ClickRollupReadsRepository {
    * index). Clicks through no network (passthrough) are left out.
    */
   async countPerRouteSince(
-    source: QuerySource,
     creatorId: string,
     environment: KeyEnvironment,
     fromDay: string,
   ): Promise<RouteClicks[]> {
-    const rows = (await source.query(
+    const rows = (await this.serving.query(
       `SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
          FROM click_rollup_links
         WHERE creator_id = $1 AND environment = $2 AND hour >= $3::timestamptz

@@ -1,6 +1,7 @@
 import type { Repository } from 'typeorm';
 import type { KvStore, StreamEntry } from '../kv/kv-store';
 import { ClickStreamConsumer } from './click-stream.consumer';
+import { ClickWritesRepository } from './click-writes.repository';
 import type { ClickEntity } from './click.entity';
 
 /** Resolves once `predicate` holds, checking every few milliseconds. */
@@ -40,7 +41,7 @@ describe(ClickStreamConsumer.name, () => {
     const consumer = new ClickStreamConsumer(
       { consumerEnabled: true, pollIntervalMs: 10, claimIdleMs: 60_000 },
       store,
-      clicks,
+      new ClickWritesRepository(clicks),
     );
     // An unhandled rejection fails the test (jest), as it ends the click worker's process.
     try {

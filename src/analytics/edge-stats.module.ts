@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ExcludedHitsLedgerRepository } from './excluded-hits-ledger.repository';
 import { ExcludedHitsLedgerService } from './excluded-hits-ledger.service';
 import { VisitorHasherService } from './visitor-hasher.service';
 
@@ -8,7 +9,7 @@ import { VisitorHasherService } from './visitor-hasher.service';
  * that pipeline, start neither timer nor the day-secret fetch.
  */
 @Module({
-  providers: [ExcludedHitsLedgerService, VisitorHasherService],
+  providers: [ExcludedHitsLedgerRepository, ExcludedHitsLedgerService, VisitorHasherService],
   exports: [ExcludedHitsLedgerService, VisitorHasherService],
 })
 export class EdgeStatsModule {}

@@ -1,28 +1,16 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { KeyEnvironment } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
 import { AppMetrics } from '../metrics/app-metrics';
 import { EXCLUDED_HIT_REASONS, type ExcludedHitReason } from './excluded-hits';
+import { ExcludedHitsLedgerRepository, LedgerCounter } from './excluded-hits-ledger.repository';
 import { clickDayOf } from './unique-visitors';
 
 /** Counters are written in batches this often (and when the process stops). */
 const FLUSH_INTERVAL_MS = 2_000;
 /** Past this many distinct counters a batch is written at once, so memory stays bounded. */
 const MAX_PENDING_COUNTERS = 10_000;
-
-/** One ledger counter: a link's hits of one reason on one UTC day. */
-interface PendingCounter {
-  day: string;
-  linkId: string;
-  creatorId: string;
-  environment: KeyEnvironment;
-  reason: ExcludedHitReason;
-  hits: number;
-  epcUsdSum: number;
-}
 
 /** One hit the edge served without counting it. */
 export interface ExcludedHit {
@@ -44,7 +32,7 @@ export interface ExcludedHit {
  */
 @Injectable()
 export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy {
-  private pending = new Map<string, PendingCounter>();
+  private pending = new Map<string, LedgerCounter>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly warnings: ThrottledLogger;
@@ -52,7 +40,7 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
   private readonly hitsByReason: Record<ExcludedHitReason, number>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: ExcludedHitsLedgerRepository,
     metrics: AppMetrics,
     clock: Clock,
   ) {
@@ -108,15 +96,7 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await this.dataSource.query(UPSERT_SQL, [
-        batch.map((c) => c.day),
-        batch.map((c) => c.linkId),
-        batch.map((c) => c.creatorId),
-        batch.map((c) => c.environment),
-        batch.map((c) => c.reason),
-        batch.map((c) => c.hits),
-        batch.map((c) => c.epcUsdSum),
-      ]);
+      await this.ledger.addCounters(batch);
     } catch (error) {
       // Kept for the next batch (PostgreSQL down): added to what gathered meanwhile.
       for (const counter of batch) {
@@ -132,11 +112,3 @@ export class ExcludedHitsLedgerService implements OnModuleInit, OnModuleDestroy 
     }
   }
 }
-
-const UPSERT_SQL = `
-  INSERT INTO excluded_hits (day, link_id, creator_id, environment, reason, hits, epc_usd_sum)
-  SELECT * FROM unnest($1::date[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
-                       $6::bigint[], $7::numeric[])
-  ON CONFLICT (link_id, day, reason) DO UPDATE
-     SET hits = excluded_hits.hits + EXCLUDED.hits,
-         epc_usd_sum = excluded_hits.epc_usd_sum + EXCLUDED.epc_usd_sum`;

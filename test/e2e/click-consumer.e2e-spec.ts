@@ -7,6 +7,7 @@ import {
   CLICK_CONSUMER_GROUP,
   ClickStreamConsumer,
 } from '../../src/analytics/click-stream.consumer';
+import { ClickWritesRepository } from '../../src/analytics/click-writes.repository';
 import { runCli } from '../../src/cli/run-cli';
 import { ClicksConfig } from '../../src/config/env';
 import {
@@ -45,7 +46,7 @@ describe('Click stream consumer (e2e)', () => {
         ...config,
       } satisfies ClicksConfig,
       t.app.get(KvStore),
-      t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+      new ClickWritesRepository(t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
     );
 
   async function clickTimes(count: number): Promise<string> {
@@ -122,7 +123,7 @@ describe('Click stream consumer (e2e)', () => {
       const cutOff = new ClickStreamConsumer(
         { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 60_000 },
         t.app.get(KvStore),
-        cutOffDatabase.getRepository(ClickEntity),
+        new ClickWritesRepository(cutOffDatabase.getRepository(ClickEntity)),
       );
       await proxy.cut();
       await expect(cutOff.drainOnce()).rejects.toThrow();

@@ -6,6 +6,7 @@ import {
   CLICK_CONSUMER_GROUP,
   ClickStreamConsumer,
 } from '../../src/analytics/click-stream.consumer';
+import { ClickWritesRepository } from '../../src/analytics/click-writes.repository';
 import { CLICK_STREAMS } from '../../src/analytics/click-streams';
 import { ClickEntity } from '../../src/analytics/click.entity';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
@@ -106,7 +107,7 @@ describe('Click rollups (e2e)', () => {
       new ClickStreamConsumer(
         { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs },
         t.app.get(KvStore),
-        t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+        new ClickWritesRepository(t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
       );
     // The doomed writer reads and stores its entries, then dies before acknowledging them.
     const doomed = consumer(CLAIM_IDLE_MS);
@@ -391,7 +392,7 @@ describe('Click rollups (e2e)', () => {
       const writer = new ClickStreamConsumer(
         { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
         t.app.get(KvStore),
-        runner.manager.getRepository(ClickEntity),
+        new ClickWritesRepository(runner.manager.getRepository(ClickEntity)),
       );
       await writeClicks(writer, records);
       await migration.up(runner);

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import { ClickRecordMessage, encodeClickRecord } from '../../src/analytics/click-record-codec';
 import { ClickRollupsRepository } from '../../src/analytics/click-rollups.repository';
 import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
+import { ClickWritesRepository } from '../../src/analytics/click-writes.repository';
 import { ClickEntity } from '../../src/analytics/click.entity';
 import { KvStore } from '../../src/kv/kv-store';
 
@@ -13,7 +14,7 @@ export function clickWriter(app: INestApplication): ClickStreamConsumer {
   return new ClickStreamConsumer(
     { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
     app.get(KvStore),
-    app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+    new ClickWritesRepository(app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
   );
 }
 
