@@ -34,9 +34,15 @@ export interface EdgeProfileChanges {
 }
 
 /** The columns a new creator is inserted with (the rest are the table's defaults). */
-export type NewCreatorRow = Pick<
+type NewCreatorRow = Pick<
   CreatorEntity,
-  'id' | 'email' | 'displayName' | 'planId' | 'billingCycle' | 'includedClicksOverride' | 'trialEndsAt'
+  | 'id'
+  | 'email'
+  | 'displayName'
+  | 'planId'
+  | 'billingCycle'
+  | 'includedClicksOverride'
+  | 'trialEndsAt'
 >;
 
 /**

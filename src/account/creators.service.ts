@@ -4,11 +4,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import type { RoutingMode } from '../routing/engine/routing-types';
 import { CreatorEntity } from './creator.entity';
-import {
-  CreatorEdgeLimits,
-  CreatorsRepository,
-  EdgeProfileChanges,
-} from './creators.repository';
+import { CreatorEdgeLimits, CreatorsRepository, EdgeProfileChanges } from './creators.repository';
 import { PlanEntity, PlanId } from './plan.entity';
 import { PlansRepository } from './plans.repository';
 

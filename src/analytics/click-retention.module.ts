@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdvisoryLocks } from '../database/advisory-lock';
 import { ClickPartitionsRepository } from './click-partitions.repository';
 import { ClickRetentionJob } from './click-retention.job';
 import { ClickRetentionService } from './click-retention.service';
@@ -11,7 +12,7 @@ import { ClickRollupsModule } from './click-rollups.module';
  */
 @Module({
   imports: [ClickRollupsModule],
-  providers: [ClickPartitionsRepository, ClickRetentionService, ClickRetentionJob],
+  providers: [AdvisoryLocks, ClickPartitionsRepository, ClickRetentionService, ClickRetentionJob],
   exports: [ClickRetentionService],
 })
 export class ClickRetentionModule {}

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { InjectConfig } from '../config/config.module';
-import { DatabaseConfig, RetentionConfig } from '../config/env';
-import { withAdvisoryLock } from '../database/advisory-lock';
+import { RetentionConfig } from '../config/env';
+import { AdvisoryLocks } from '../database/advisory-lock';
 import { startOfDay, startOfNextDay, utcDateOf } from './analytics-dates';
 import { ClickPartitionsRepository } from './click-partitions.repository';
 import {
@@ -79,12 +77,11 @@ export class ClickRetentionService {
   private onProgress: (line: string) => void = () => undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
     private readonly partitions: ClickPartitionsRepository,
     private readonly rollups: ClickRollupsService,
     private readonly clock: Clock,
     @InjectConfig('retention') private readonly retention: RetentionConfig,
-    @InjectConfig('database') private readonly database: DatabaseConfig,
   ) {}
 
   /**
@@ -99,12 +96,7 @@ export class ClickRetentionService {
     this.isRunning = true;
     this.onProgress = onProgress;
     try {
-      const locked = await withAdvisoryLock(
-        this.dataSource,
-        this.database.poolSize,
-        LOCK_NAME,
-        () => this.runLocked(request),
-      );
+      const locked = await this.locks.run(LOCK_NAME, () => this.runLocked(request));
       return locked.ran ? locked.result : { ran: false };
     } finally {
       this.isRunning = false;

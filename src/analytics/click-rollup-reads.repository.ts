@@ -294,11 +294,11 @@ export class ClickRollupReadsRepository {
     environment: KeyEnvironment,
     fromDay: string,
   ): Promise<number> {
-    const rows = (await this.serving.query(
+    const rows = await this.serving.query<{ clicks: string | number }[]>(
       `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_route_days_all
         WHERE creator_id = $1 AND environment = $2 AND day >= $3::date`,
       [creatorId, environment, fromDay],
-    )) as { clicks: string | number }[];
+    );
     return Number(rows[0]?.clicks ?? 0);
   }
 

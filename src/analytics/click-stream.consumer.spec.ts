@@ -1,8 +1,6 @@
-import type { Repository } from 'typeorm';
 import type { KvStore, StreamEntry } from '../kv/kv-store';
 import { ClickStreamConsumer } from './click-stream.consumer';
-import { ClickWritesRepository } from './click-writes.repository';
-import type { ClickEntity } from './click.entity';
+import type { ClickWritesRepository } from './click-writes.repository';
 
 /** Resolves once `predicate` holds, checking every few milliseconds. */
 async function until(predicate: () => boolean): Promise<void> {
@@ -33,15 +31,15 @@ describe(ClickStreamConsumer.name, () => {
     } as unknown as KvStore;
     let insertsDone = 0;
     const clicks = {
-      query: () =>
+      insertPayloads: () =>
         new Promise((resolve) => setTimeout(resolve, 50)).then(() => {
           insertsDone++;
         }),
-    } as unknown as Repository<ClickEntity>;
+    } as unknown as ClickWritesRepository;
     const consumer = new ClickStreamConsumer(
       { consumerEnabled: true, pollIntervalMs: 10, claimIdleMs: 60_000 },
       store,
-      new ClickWritesRepository(clicks),
+      clicks,
     );
     // An unhandled rejection fails the test (jest), as it ends the click worker's process.
     try {

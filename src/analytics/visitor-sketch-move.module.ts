@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdvisoryLocks } from '../database/advisory-lock';
 import { VisitorSketchMoveJob } from './visitor-sketch-move.job';
 import { VisitorSketchMover } from './visitor-sketch-mover';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
@@ -9,7 +10,7 @@ import { VisitorSketchesRepository } from './visitor-sketches.repository';
  * the sandbox, so only the servers run it.
  */
 @Module({
-  providers: [VisitorSketchesRepository, VisitorSketchMover, VisitorSketchMoveJob],
+  providers: [AdvisoryLocks, VisitorSketchesRepository, VisitorSketchMover, VisitorSketchMoveJob],
   exports: [VisitorSketchMover],
 })
 export class VisitorSketchMoveModule {}

@@ -1,10 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { InjectConfig } from '../config/config.module';
-import { DatabaseConfig } from '../config/env';
-import { withAdvisoryLock } from '../database/advisory-lock';
+import { AdvisoryLocks } from '../database/advisory-lock';
 import { KvStore } from '../kv/kv-store';
 import { startOfNextDay } from './analytics-dates';
 import { CLICK_STREAMS } from './click-streams';
@@ -30,7 +26,7 @@ import {
   sketchKeyOf,
   UNIQUE_VISITORS_TTL_DAYS,
 } from './unique-visitors';
-import { SketchDay, StoredSketch, VisitorSketchesRepository } from './visitor-sketches.repository';
+import { SketchDay, VisitorSketchesRepository } from './visitor-sketches.repository';
 
 /** Sketches read, merged and written per transaction (one MGET, one upsert). */
 const BATCH_SKETCHES = 500;
@@ -84,11 +80,10 @@ export class VisitorSketchMover {
   private isStopping = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
     private readonly sketches: VisitorSketchesRepository,
     private readonly store: KvStore,
     private readonly clock: Clock,
-    @InjectConfig('database') private readonly database: DatabaseConfig,
   ) {}
 
   /** One run, after the one under way if any (each run reads the clock afresh). */
@@ -115,15 +110,10 @@ export class VisitorSketchMover {
       lateSketches: 0,
       waitingFor: null,
     };
-    const locked = await withAdvisoryLock(
-      this.dataSource,
-      this.database.poolSize,
-      LOCK_NAME,
-      async () => {
-        await this.moveDays(report);
-        await this.moveLateSketches(report);
-      },
-    );
+    const locked = await this.locks.run(LOCK_NAME, async () => {
+      await this.moveDays(report);
+      await this.moveLateSketches(report);
+    });
     report.ran = locked.ran;
     if (report.sketches > 0 || report.days.length > 0) {
       this.logger.log(
@@ -136,7 +126,7 @@ export class VisitorSketchMover {
 
   private async moveDays(report: SketchMoveReport): Promise<void> {
     const today = clickDayOf(this.clock.nowMs());
-    const days = await this.sketches.daysNotMoved(this.dataSource, {
+    const days = await this.sketches.daysNotMoved({
       from: dayBefore(today, LEGACY_TTL_DAYS),
       to: dayBefore(today, 2),
     });
@@ -148,12 +138,12 @@ export class VisitorSketchMover {
         return;
       }
       let sketches = 0;
-      for (const of of await this.sketches.creatorsWithClicksOn(this.dataSource, day)) {
+      for (const of of await this.sketches.creatorsWithClicksOn(day)) {
         if (this.isStopping) return;
-        const links = await this.sketches.linksClickedOn(this.dataSource, of);
+        const links = await this.sketches.linksClickedOn(of);
         sketches += await this.moveSketches(of, [null, ...links], report);
       }
-      await this.sketches.markMoved(this.dataSource, day, sketches);
+      await this.sketches.markMoved(day, sketches);
       report.days.push(day);
       report.sketches += sketches;
     }
@@ -224,34 +214,21 @@ export class VisitorSketchMover {
         }
       });
       if (found.length === 0) continue;
-      const session = this.dataSource.createQueryRunner();
-      await session.startTransaction();
-      try {
-        const stored = new Map(
-          (
-            await this.sketches.lockStored(
-              session,
-              of,
-              found.map((entry) => entry.linkId),
-            )
-          ).map((sketch) => [sketch.linkId, sketch.registers]),
-        );
-        // Redis's own value is stored as it is, unless a row is there to merge with.
-        const merged: StoredSketch[] = found.map(({ linkId, value, visitors }) => {
-          const before = stored.get(linkId);
-          if (before === undefined) return { linkId, visitors, registers: value };
-          const registers = parseSerialized(value);
-          mergeSerialized(registers, before);
-          return { linkId, visitors: countOf(registers), registers: serialize(registers) };
-        });
-        await this.sketches.upsert(session, of, merged);
-        await session.commitTransaction();
-      } catch (error) {
-        await session.rollbackTransaction();
-        throw error;
-      } finally {
-        await session.release();
-      }
+      await this.sketches.mergeIntoStored(
+        of,
+        found.map((entry) => entry.linkId),
+        (stored) => {
+          const before = new Map(stored.map((sketch) => [sketch.linkId, sketch.registers]));
+          // Redis's own value is stored as it is, unless a row is there to merge with.
+          return found.map(({ linkId, value, visitors }) => {
+            const registers = before.get(linkId);
+            if (registers === undefined) return { linkId, visitors, registers: value };
+            const union = parseSerialized(value);
+            mergeSerialized(union, registers);
+            return { linkId, visitors: countOf(union), registers: serialize(union) };
+          });
+        },
+      );
       written += found.length;
       report.deletedKeys += await this.store.runScript(
         DELETE_MOVED_SKETCHES_SCRIPT,

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 import { startOfDay, startOfNextDay } from './analytics-dates';
@@ -39,6 +41,9 @@ const linkCondition = (linkId: string | null, placeholder: string): string =>
  */
 @Injectable()
 export class VisitorSketchesRepository {
+  /** The serving pool: the mover's reads and writes (the API's reads name their source). */
+  constructor(@InjectDataSource() private readonly serving: DataSource) {}
+
   /** The stored sketches of one link (or the scope's own, `linkId` null) over inclusive days. */
   async registersOf(
     source: QuerySource,
@@ -79,19 +84,19 @@ export class VisitorSketchesRepository {
   }
 
   /** The days of the inclusive range not moved yet, oldest first. */
-  async daysNotMoved(session: QuerySource, days: Required<DayRange>): Promise<string[]> {
-    const rows = (await session.query(
+  async daysNotMoved(days: Required<DayRange>): Promise<string[]> {
+    const rows = await this.serving.query<{ day: string }[]>(
       `SELECT candidate.day::date::text AS day
          FROM generate_series($1::date, $2::date, interval '1 day') AS candidate (day)
         WHERE NOT EXISTS (SELECT 1 FROM visitor_sketch_moves m WHERE m.day = candidate.day::date)
         ORDER BY 1`,
       [days.from, days.to],
-    )) as { day: string }[];
+    );
     return rows.map((row) => row.day);
   }
 
-  async markMoved(session: QuerySource, day: string, sketches: number): Promise<void> {
-    await session.query(
+  async markMoved(day: string, sketches: number): Promise<void> {
+    await this.serving.query(
       `INSERT INTO visitor_sketch_moves (day, sketches) VALUES ($1::date, $2)
        ON CONFLICT (day) DO UPDATE SET moved_at = now(), sketches = excluded.sketches`,
       [day, sketches],
@@ -104,8 +109,8 @@ export class VisitorSketchesRepository {
    * with the creator); through the view that adds the link rollup's hours not settled yet
    * (migration ClickRollupWatermark1764520000000), such as the day's last hour just after it.
    */
-  async creatorsWithClicksOn(session: QuerySource, day: string): Promise<SketchDay[]> {
-    const rows = (await session.query(
+  async creatorsWithClicksOn(day: string): Promise<SketchDay[]> {
+    const rows = await this.serving.query<{ creator_id: string; environment: KeyEnvironment }[]>(
       `SELECT c.id AS creator_id, e.environment
          FROM creators c CROSS JOIN (VALUES ${ENVIRONMENTS_SQL}) AS e (environment)
         WHERE EXISTS (SELECT 1 FROM click_rollup_route_days_all r
@@ -113,27 +118,47 @@ export class VisitorSketchesRepository {
                          AND r.day = $1::date)
         ORDER BY 1, 2`,
       [day],
-    )) as { creator_id: string; environment: KeyEnvironment }[];
+    );
     return rows.map((row) => ({ creatorId: row.creator_id, environment: row.environment, day }));
   }
 
   /** The links with counted clicks of a creator's environment on a day, from the link rollup. */
-  async linksClickedOn(session: QuerySource, of: SketchDay): Promise<string[]> {
-    const rows = (await session.query(
+  async linksClickedOn(of: SketchDay): Promise<string[]> {
+    const rows = await this.serving.query<{ link_id: string }[]>(
       `SELECT DISTINCT link_id FROM click_rollup_links
         WHERE creator_id = $1 AND environment = $2
           AND hour >= $3::timestamptz AND hour < $4::timestamptz
         ORDER BY 1`,
       [of.creatorId, of.environment, startOfDay(of.day), startOfNextDay(of.day)],
-    )) as { link_id: string }[];
+    );
     return rows.map((row) => row.link_id);
   }
 
   /**
-   * The stored sketches among these links (null: the creator's), locked for the transaction
-   * under way (the mover merges into them, then upserts).
+   * In one transaction: locks the stored sketches among these links (null: the creator's),
+   * hands them to `merge`, and writes what it answers over them. A failure rolls back.
    */
-  async lockStored(
+  async mergeIntoStored(
+    of: SketchDay,
+    linkIds: readonly (string | null)[],
+    merge: (stored: StoredSketch[]) => StoredSketch[],
+  ): Promise<void> {
+    const session = this.serving.createQueryRunner();
+    await session.startTransaction();
+    try {
+      const merged = merge(await this.lockStored(session, of, linkIds));
+      await this.upsert(session, of, merged);
+      await session.commitTransaction();
+    } catch (error) {
+      await session.rollbackTransaction();
+      throw error;
+    } finally {
+      await session.release();
+    }
+  }
+
+  /** The stored sketches among these links, locked for the transaction under way. */
+  private async lockStored(
     session: QuerySource,
     of: SketchDay,
     linkIds: readonly (string | null)[],
@@ -154,8 +179,12 @@ export class VisitorSketchesRepository {
     }));
   }
 
-  /** Writes these sketches of the day over whatever was stored (the caller merged it in). */
-  async upsert(session: QuerySource, of: SketchDay, sketches: StoredSketch[]): Promise<void> {
+  /** Writes these sketches of the day over whatever was stored (merged in before). */
+  private async upsert(
+    session: QuerySource,
+    of: SketchDay,
+    sketches: StoredSketch[],
+  ): Promise<void> {
     if (sketches.length === 0) return;
     await session.query(
       `INSERT INTO visitor_sketches (creator_id, environment, link_id, day, visitors, registers)

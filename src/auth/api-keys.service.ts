@@ -1,12 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { newUlid } from '../common/ids';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { Clock } from '../common/clock';
 import type { PlanEntity } from '../account/plan.entity';
-import { ApiKeyEntity, KeyEnvironment } from './api-key.entity';
+import { KeyEnvironment } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import {
   displayPrefixOf,
   generateApiKey,
@@ -39,7 +38,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
   private readonly pendingTouches = new Set<Promise<void>>();
 
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly apiKeys: Repository<ApiKeyEntity>,
+    private readonly apiKeys: ApiKeysRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -54,10 +53,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
       throw new AppError(ErrorCode.UNAUTHORIZED, 'The API key is malformed.');
     }
     const keyHash = hashApiKey(key);
-    const record = await this.apiKeys.findOne({
-      where: { keyHash },
-      relations: { creator: { plan: true } },
-    });
+    const record = await this.apiKeys.findByHashWithPlan(keyHash);
     if (record === null || !isSameHash(record.keyHash, keyHash)) {
       throw new AppError(ErrorCode.UNAUTHORIZED, 'The API key is not recognised.');
     }
@@ -102,7 +98,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
   ): Promise<IssuedApiKey> {
     const normalised = checkKeyOptions(plan, environment, ipAllowlist);
     const apiKey = generateApiKey(environment);
-    const entity = this.apiKeys.create({
+    const saved = await this.apiKeys.insert({
       id: newUlid(),
       creatorId,
       keyHash: hashApiKey(apiKey),
@@ -112,7 +108,6 @@ export class ApiKeysService implements BeforeApplicationShutdown {
       lastUsedAt: null,
       revokedAt: null,
     });
-    const saved = await this.apiKeys.save(entity);
     return {
       keyId: saved.id,
       apiKey,
@@ -125,13 +120,13 @@ export class ApiKeysService implements BeforeApplicationShutdown {
 
   /** Revokes a key; revoking twice keeps the first revocation time. */
   async revoke(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-    const record = await this.apiKeys.findOneBy({ id: keyId });
+    const record = await this.apiKeys.findById(keyId);
     if (record === null) {
       throw new AppError(ErrorCode.VALIDATION_ERROR, `No API key with id ${keyId}.`);
     }
     if (record.revokedAt === null) {
       record.revokedAt = new Date(this.clock.nowMs());
-      await this.apiKeys.save(record);
+      await this.apiKeys.setRevokedAt(keyId, record.revokedAt);
     }
     return { keyId, revokedAt: record.revokedAt.toISOString() };
   }
@@ -141,7 +136,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     if (nowMs - (this.lastTouchedMs.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouchedMs.set(keyId, nowMs);
     const touch = this.apiKeys
-      .update({ id: keyId }, { lastUsedAt: new Date(nowMs) })
+      .setLastUsedAt(keyId, new Date(nowMs))
       .then(
         () => undefined,
         (error: unknown) =>

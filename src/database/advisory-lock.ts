@@ -1,4 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { InjectConfig } from '../config/config.module';
+import { DatabaseConfig } from '../config/env';
+
+/**
+ * The advisory locks of the serving database, for services that must run alone across
+ * servers (withAdvisoryLock); they hold no data source of their own.
+ */
+@Injectable()
+export class AdvisoryLocks {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig('database') private readonly database: DatabaseConfig,
+  ) {}
+
+  /** `work` under the lock `name`, or `{ ran: false }` when another session holds it. */
+  run<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; result: T } | { ran: false }> {
+    return withAdvisoryLock(this.dataSource, this.database.poolSize, name, work);
+  }
+}
 
 /**
  * Runs `work` while this session holds the PostgreSQL session-level advisory lock named
@@ -12,7 +33,7 @@ import { DataSource } from 'typeorm';
  * runs one session for all its clients, in which the lock excludes nobody: its single process
  * is the only server there.
  */
-export async function withAdvisoryLock<T>(
+async function withAdvisoryLock<T>(
   dataSource: DataSource,
   poolSize: number,
   name: string,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { asTransaction, managerOf, Transaction } from '../database/transaction';
 import type { OutboxEvent } from './outbox-event';
 
 /** A row as read: an OutboxEvent whose timestamp the driver may hand back as text. */
@@ -14,8 +15,9 @@ const EVENT_COLUMNS = `id, creator_id AS "creatorId", environment, type, data,
 export class EventOutboxRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(event: OutboxEvent, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).query(
+  async insert(event: OutboxEvent, transaction?: Transaction): Promise<void> {
+    const manager = transaction === undefined ? this.dataSource.manager : managerOf(transaction);
+    await manager.query(
       `INSERT INTO webhook_events (id, creator_id, environment, type, data, target_endpoint_id, created_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [
@@ -37,7 +39,7 @@ export class EventOutboxRepository {
    */
   dispatchPending(
     limit: number,
-    fanOut: (events: OutboxEvent[], manager: EntityManager) => Promise<void>,
+    fanOut: (events: OutboxEvent[], transaction: Transaction) => Promise<void>,
   ): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows = await manager.query<EventRow[]>(
@@ -46,7 +48,7 @@ export class EventOutboxRepository {
         [limit],
       );
       if (rows.length === 0) return 0;
-      await fanOut(rows.map(toEvent), manager);
+      await fanOut(rows.map(toEvent), asTransaction(manager));
       await manager.query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = ANY($1)`, [
         rows.map((row) => row.id),
       ]);

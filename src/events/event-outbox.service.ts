@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { RecordScope } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
 import { newUlid } from '../common/ids';
+import type { Transaction } from '../database/transaction';
 import { EventOutboxRepository } from './event-outbox.repository';
 import type { EventType } from './event-types';
 import type { OutboxEvent } from './outbox-event';
@@ -26,7 +26,7 @@ export class EventOutboxService {
     scope: RecordScope,
     type: EventType,
     data: Record<string, unknown>,
-    options: { targetEndpointId?: string; manager?: EntityManager } = {},
+    options: { targetEndpointId?: string; transaction?: Transaction } = {},
   ): Promise<OutboxEvent> {
     const nowMs = this.clock.nowMs();
     const event: OutboxEvent = {
@@ -38,7 +38,7 @@ export class EventOutboxService {
       targetEndpointId: options.targetEndpointId ?? null,
       createdAt: new Date(nowMs),
     };
-    await this.repository.insert(event, options.manager);
+    await this.repository.insert(event, options.transaction);
     return event;
   }
 
@@ -57,7 +57,7 @@ export class EventOutboxService {
   /** The worker's fan-out step (see EventOutboxRepository.dispatchPending). */
   dispatchPending(
     limit: number,
-    fanOut: (events: OutboxEvent[], manager: EntityManager) => Promise<void>,
+    fanOut: (events: OutboxEvent[], transaction: Transaction) => Promise<void>,
   ): Promise<number> {
     return this.repository.dispatchPending(limit, fanOut);
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { withinDeadline } from '../common/async/within-deadline';
 import { ClickSpool } from '../clicks/click-spool';
 import { InjectConfig } from '../config/config.module';
@@ -7,6 +6,7 @@ import { HealthConfig } from '../config/env';
 import { Clock } from '../common/clock';
 import { FxService } from '../fx/fx.service';
 import { KvStore } from '../kv/kv-store';
+import { DatabasePing } from '../database/database-ping';
 import { ReadReplicas } from '../database/read-replicas';
 import { classifyDependency, DependencyCheck, overallHealth } from './health-status';
 import { HealthResponse, KvHealthCheckResponse } from './health.response';
@@ -29,7 +29,7 @@ export interface Readiness {
 export class HealthService {
   constructor(
     @InjectConfig('health') private readonly config: HealthConfig,
-    private readonly dataSource: DataSource,
+    private readonly database: DatabasePing,
     private readonly store: KvStore,
     private readonly clock: Clock,
     private readonly fx: FxService,
@@ -39,7 +39,7 @@ export class HealthService {
 
   async check(): Promise<HealthResponse> {
     const [database, kv, fx] = await Promise.all([
-      this.probe(() => this.dataSource.query('SELECT 1')),
+      this.probe(() => this.database.ping()),
       this.probe(() => this.store.ping()),
       this.fx.checkHealth(this.config.timeoutMs),
     ]);
@@ -72,7 +72,7 @@ export class HealthService {
    */
   async checkReadiness(): Promise<Readiness> {
     const [migrations, kv] = await Promise.all([
-      this.withTimeout(() => this.dataSource.showMigrations()).then(
+      this.withTimeout(() => this.database.hasPendingMigrations()).then(
         (hasPending): ReadinessCheck => (hasPending ? 'pending' : 'ok'),
         (): ReadinessCheck => 'unreachable',
       ),

@@ -1,12 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import type { StoredProfile } from './kb/knowledge-base-diff';
 import { MerchantProfile } from './kb/merchant-profile';
 import { MerchantCatalog, MerchantFilter } from './merchant-catalog';
-import { MerchantEntity } from './merchant.entity';
+import { MerchantsRepository } from './merchants.repository';
 import {
   MerchantDetailResponse,
   MerchantListResponse,
@@ -33,16 +31,14 @@ export class MerchantsService implements OnModuleInit {
   private readonly logger = new Logger(MerchantsService.name);
   private catalog = new MerchantCatalog([]);
 
-  constructor(
-    @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
-  ) {}
+  constructor(private readonly merchants: MerchantsRepository) {}
 
   async onModuleInit(): Promise<void> {
     await this.reload();
   }
 
   async reload(): Promise<void> {
-    const rows = await this.merchants.find();
+    const rows = await this.merchants.findAll();
     this.catalog = new MerchantCatalog(rows.map((row) => row.profile));
     if (rows.length === 0) {
       this.logger.warn('The merchant knowledge base is empty; run `npm run db:seed`.');
@@ -78,7 +74,7 @@ export class MerchantsService implements OnModuleInit {
         epc: ['epc must be a number >= 0'],
       });
     }
-    const row = await this.merchants.findOneBy({ id: merchantId });
+    const row = await this.merchants.findById(merchantId);
     if (row === null) {
       throw new AppError(ErrorCode.MERCHANT_NOT_FOUND, `No merchant with id ${merchantId}.`);
     }
@@ -99,10 +95,7 @@ export class MerchantsService implements OnModuleInit {
     }
     hints[networkId] = epc;
     // Marked, so the seed that runs at every boot leaves the operator's value in place.
-    await this.merchants.update(
-      { id: merchantId },
-      { profile: row.profile, editedByOperator: true },
-    );
+    await this.merchants.updateProfileByOperator(merchantId, row.profile);
     await this.reload();
     return {
       merchantId,
@@ -116,7 +109,7 @@ export class MerchantsService implements OnModuleInit {
 
   /** Every stored profile by merchant id, as `kb apply` compares them with the bundle. */
   async readStored(): Promise<Map<string, StoredProfile>> {
-    const rows = await this.merchants.find();
+    const rows = await this.merchants.findAll();
     return new Map(
       rows.map((row) => [row.id, { profile: row.profile, editedByOperator: row.editedByOperator }]),
     );
@@ -128,16 +121,7 @@ export class MerchantsService implements OnModuleInit {
    */
   async storeBundled(profiles: MerchantProfile[]): Promise<void> {
     if (profiles.length === 0) return;
-    await this.merchants.upsert(
-      profiles.map((profile) => ({
-        id: profile.merchantId,
-        version: profile.meta.version,
-        profile,
-        dataConfidenceScore: profile.meta.dataConfidenceScore,
-        editedByOperator: false,
-      })),
-      ['id'],
-    );
+    await this.merchants.upsertBundled(profiles);
     await this.reload();
   }
 

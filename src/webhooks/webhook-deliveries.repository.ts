@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '../database/transaction';
 import type { RecordScope } from '../common/access/auth-context';
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
@@ -49,9 +50,9 @@ export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Part of the outbox's fan-out transaction; a delivery already made is kept. */
-  async insertMany(manager: EntityManager, deliveries: NewDelivery[]): Promise<void> {
+  async insertMany(transaction: Transaction, deliveries: NewDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
-    await manager.query(
+    await managerOf(transaction).query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, next_attempt_at, created_at)
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[],
                             $5::timestamptz[], $5::timestamptz[])

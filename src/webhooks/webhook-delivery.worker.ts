@@ -7,7 +7,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Agent, request } from 'undici';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction';
 import { Clock } from '../common/clock';
 import { newUlid } from '../common/ids';
 import { projectRoot } from '../common/project-root';
@@ -95,8 +95,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
 
   /** One pass: fan out, then attempt what is due. */
   async deliverOnce(): Promise<DeliveryPass> {
-    const dispatched = await this.outbox.dispatchPending(EVENTS_PER_PASS, (events, manager) =>
-      this.fanOut(events, manager),
+    const dispatched = await this.outbox.dispatchPending(EVENTS_PER_PASS, (events, transaction) =>
+      this.fanOut(events, transaction),
     );
     const nowMs = this.clock.nowMs();
     const claimed = await this.deliveries.claimDue(
@@ -124,13 +124,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     this.timer.unref();
   }
 
-  private async fanOut(events: OutboxEvent[], manager: EntityManager): Promise<void> {
+  private async fanOut(events: OutboxEvent[], transaction: Transaction): Promise<void> {
     const rows: NewDelivery[] = [];
     for (const event of events) {
       const endpointIds =
         event.targetEndpointId !== null
           ? [event.targetEndpointId]
-          : (await this.endpoints.findSubscribed(manager, event, event.type)).map((e) => e.id);
+          : (await this.endpoints.findSubscribed(transaction, event, event.type)).map((e) => e.id);
       for (const endpointId of endpointIds) {
         rows.push({
           id: newUlid(),
@@ -141,7 +141,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
         });
       }
     }
-    await this.deliveries.insertMany(manager, rows);
+    await this.deliveries.insertMany(transaction, rows);
   }
 
   private async attemptAll(claimed: WebhookDeliveryRecord[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '../database/transaction';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 
 /** A row of `webhook_endpoints` (the webhooks module owns the table). */
@@ -239,11 +240,11 @@ export class WebhookEndpointsRepository {
 
   /** Enabled endpoints of the scope subscribed to `type` (the fan-out of one event). */
   findSubscribed(
-    manager: EntityManager,
+    transaction: Transaction,
     scope: RecordScope,
     type: string,
   ): Promise<{ id: string }[]> {
-    return manager.query<{ id: string }[]>(
+    return managerOf(transaction).query<{ id: string }[]>(
       `SELECT id FROM webhook_endpoints
         WHERE creator_id = $1 AND environment = $2 AND deleted_at IS NULL AND is_enabled
           AND $3 = ANY(events)

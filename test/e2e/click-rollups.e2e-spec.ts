@@ -107,7 +107,9 @@ describe('Click rollups (e2e)', () => {
       new ClickStreamConsumer(
         { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs },
         t.app.get(KvStore),
-        new ClickWritesRepository(t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
+        new ClickWritesRepository(
+          t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+        ),
       );
     // The doomed writer reads and stores its entries, then dies before acknowledging them.
     const doomed = consumer(CLAIM_IDLE_MS);
