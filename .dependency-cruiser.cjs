@@ -67,9 +67,52 @@ module.exports = {
       name: 'no-feature-in-foundations',
       severity: 'error',
       comment:
-        'common, config, kv and database import no root wiring file (which names every feature).',
-      from: { path: '^src/(common|config|kv)/' },
-      to: { path: '^src/[^/]+\\.ts$' },
+        'common, config, metrics, kv and database import no root wiring file (src/entities.ts, ' +
+        "app.module.ts: they name every feature) and no seed (seeds write features' rows): the " +
+        'root and the CLI pass the entity list in, and the CLI runs the seeds.',
+      from: { path: '^src/(common|config|metrics|kv|database)/' },
+      to: { path: ['^src/[^/]+\\.ts$', '^seeds/'] },
+    },
+    {
+      name: 'sql-only-in-repositories',
+      severity: 'error',
+      comment:
+        'Every SQL statement lives in the repository of the table it touches. A file that can ' +
+        'import typeorm or @nestjs/typeorm can hold a DataSource, EntityManager or Repository and ' +
+        'run SQL, so only these may: *.repository.ts; src/database/ (the data sources, pools, ' +
+        'advisory locks, the opaque Transaction); the root wiring files (bootstrap.ts reads the ' +
+        'pool for metrics, main.ts prepares the database); and specs. Entity files and modules ' +
+        'are narrower exceptions, in the two rules below. migrations/ and seeds/ are outside src/.',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '\\.repository\\.ts$',
+          '^src/database/',
+          '^src/[^/]+\\.ts$',
+          '\\.spec\\.ts$',
+          '\\.entity\\.ts$',
+          '\\.module\\.ts$',
+        ],
+      },
+      to: { path: 'node_modules/(typeorm|@nestjs/typeorm)/' },
+    },
+    {
+      name: 'entities-only-declare',
+      severity: 'error',
+      comment:
+        "An entity file needs typeorm's column decorators, never Nest's injection of a data " +
+        'source or repository.',
+      from: { path: '\\.entity\\.ts$' },
+      to: { path: 'node_modules/@nestjs/typeorm/' },
+    },
+    {
+      name: 'modules-only-register',
+      severity: 'error',
+      comment:
+        'A module registers its entities (TypeOrmModule.forFeature from @nestjs/typeorm) and ' +
+        'runs no SQL: no typeorm import.',
+      from: { path: '\\.module\\.ts$', pathNot: '^src/database/' },
+      to: { path: 'node_modules/typeorm/' },
     },
     {
       name: 'repositories-stay-home',

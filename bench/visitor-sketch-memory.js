@@ -209,6 +209,7 @@ async function moveCost(redisUrl) {
   const { RedisKvStore } = dist('kv/redis-kv-store');
   const { VisitorSketchMover } = dist('analytics/visitor-sketch-mover');
   const { VisitorSketchesRepository } = dist('analytics/visitor-sketches.repository');
+  const { AdvisoryLocks } = dist('database/advisory-lock');
   const { uniqueVisitorKeys } = dist('analytics/unique-visitors');
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
@@ -248,12 +249,15 @@ async function moveCost(redisUrl) {
     await pipeline.exec();
   }
   await db.end();
-  const dataSource = await new DataSource(buildDataSourceOptions(DB_URL, 4)).initialize();
+  const dataSource = await new DataSource(buildDataSourceOptions(DB_URL, 4, [])).initialize();
   const store = new RedisKvStore(new Redis(redisUrl));
   const clock = { nowMs: () => Date.parse('2026-11-26T00:07:00Z') };
-  const mover = new VisitorSketchMover(dataSource, new VisitorSketchesRepository(), store, clock, {
-    poolSize: 4,
-  });
+  const mover = new VisitorSketchMover(
+    new AdvisoryLocks(dataSource, { poolSize: 4 }),
+    new VisitorSketchesRepository(dataSource),
+    store,
+    clock,
+  );
   const startedAt = performance.now();
   const report = await mover.moveDueDays();
   const elapsedMs = performance.now() - startedAt;

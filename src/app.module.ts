@@ -11,6 +11,7 @@ import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { DatabaseModule } from './database/database.module';
+import { ENTITIES } from './entities';
 import { FxModule } from './fx/fx.module';
 import { HealthModule } from './health/health.module';
 import { KvModule } from './kv/kv.module';
@@ -48,7 +49,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         CommonModule.forRoot(extras.clock),
         MetricsModule.forRoot(extras.metrics ?? new AppMetrics({ collectProcessMetrics: false })),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         KvModule,
         AuthModule,
         RateLimitModule,

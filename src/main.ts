@@ -8,7 +8,8 @@ import { createAppLogger, NestPinoLogger } from './common/logging/app-logger';
 import { installProcessGuards } from './common/process-guards';
 import { ConfigError, loadConfig } from './config/env';
 import { DatabaseUnreachableError } from './database/database-reachability';
-import { migrate, seed, withDataSource } from './database/database-tasks';
+import { seed, SEED_ENTITIES } from './cli/seed';
+import { migrate, withDataSource } from './database/database-tasks';
 import type { DatabaseHandle } from './database/embedded-postgres';
 import { openDatabase } from './database/open-database';
 import { assertWebhookKeyConfigured } from './webhooks/webhook-secret-keyring';
@@ -54,16 +55,20 @@ async function main(): Promise<void> {
   // embedded default is this process's own and migrates itself; a shared PostgreSQL is
   // migrated by its operator (or `--migrate`), never behind their back.
   const shouldMigrate = isEmbedded || process.argv.includes('--migrate');
-  await withDataSource(database.config, async (dataSource) => {
-    if (shouldMigrate) {
-      logger.log(`Migrations applied: ${(await migrate(dataSource)).length}`);
-    } else if (await dataSource.showMigrations()) {
-      throw new PendingMigrationsError();
-    }
-    if (process.argv.includes('--seed')) {
-      logger.log(`Seeds: ${JSON.stringify(await seed(dataSource))}`);
-    }
-  });
+  await withDataSource(
+    database.config,
+    async (dataSource) => {
+      if (shouldMigrate) {
+        logger.log(`Migrations applied: ${(await migrate(dataSource)).length}`);
+      } else if (await dataSource.showMigrations()) {
+        throw new PendingMigrationsError();
+      }
+      if (process.argv.includes('--seed')) {
+        logger.log(`Seeds: ${JSON.stringify(await seed(dataSource))}`);
+      }
+    },
+    { entities: SEED_ENTITIES },
+  );
   const app = await createApp({ ...config, database: database.config });
   exitGracefullyOnSignals(app, database.handle, logger);
   await app.listen(config.http.port, config.http.host);

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReadReplicasModule } from '../database/read-replicas.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { AnalyticsController } from './analytics.controller';
-import { AnalyticsDatabase } from './analytics-database';
+import { AnalyticsDatabase } from '../database/analytics-database';
 import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';

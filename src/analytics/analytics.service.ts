@@ -1,5 +1,5 @@
 import { UniqueVisitorsService } from './unique-visitors.service';
-import { AnalyticsDatabase } from './analytics-database';
+import { AnalyticsDatabase } from '../database/analytics-database';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { LinkAnalyticsResponse } from './link-analytics.response';
 import { normaliseLinkId } from '../common/ids';

@@ -5,7 +5,7 @@ import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import type { NetworkId } from '../networks/network-ids';
 import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
 import type { InstantRange } from './analytics-dates';
-import { AnalyticsDatabase } from './analytics-database';
+import { AnalyticsDatabase } from '../database/analytics-database';
 import { ClickEntity } from './click.entity';
 
 /** Where a keyset page starts: after this click, in the list's newest-first order. */

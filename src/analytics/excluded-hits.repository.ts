@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { RecordScope } from '../common/access/auth-context';
 import type { DayPeriod } from './analytics-dates';
-import { AnalyticsDatabase } from './analytics-database';
+import { AnalyticsDatabase } from '../database/analytics-database';
 import {
   EXCLUDED_HIT_REASONS,
   ExcludedHitReason,

@@ -7,6 +7,7 @@ import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { DatabaseModule } from '../database/database.module';
+import { ENTITIES } from '../entities';
 import { FxModule } from '../fx/fx.module';
 import { KvModule } from '../kv/kv.module';
 import { LinksModule } from '../links/links.module';
@@ -45,7 +46,7 @@ export class CliModule {
         ConfigModule.forRoot(cliConfig),
         CommonModule.forRoot(),
         UnservedMetricsModule.forRoot(),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         CreatorsModule,
         AuthModule,
         NetworksModule,

@@ -8,6 +8,7 @@ import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { DatabaseModule } from '../database/database.module';
+import { ENTITIES } from '../entities';
 import { openDatabase } from '../database/open-database';
 import { KvModule } from '../kv/kv.module';
 
@@ -23,7 +24,7 @@ class ClickWorkerModule {
       imports: [
         ConfigModule.forRoot({ ...config, clicks: { ...config.clicks, consumerEnabled: !isOnce } }),
         CommonModule.forRoot(),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         KvModule,
         ClickPipelineModule,
       ],

@@ -1,6 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/env';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, EntityList } from './data-source-options';
 
 /**
  * The analytics sessions' own settings, on the primary's analytics pool and on every replica's.
@@ -19,9 +19,10 @@ const ANALYTICS_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 
 export function analyticsPoolOptions(
   url: string,
   config: DatabaseConfig,
+  entities: EntityList,
   extraConnections = 0,
 ): DataSourceOptions {
-  return buildDataSourceOptions(url, config.analytics.poolSize + extraConnections, {
+  return buildDataSourceOptions(url, config.analytics.poolSize + extraConnections, entities, {
     statementTimeoutMs: config.analytics.statementTimeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     sessionSettings: ANALYTICS_SESSION_SETTINGS,

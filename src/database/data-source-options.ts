@@ -1,7 +1,12 @@
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { ENTITIES } from '../entities';
 import { TypeOrmNestLogger } from './typeorm-logger';
+
+/**
+ * The entities a data source maps: the app's list (src/entities.ts, at the root, since it names
+ * every feature) or, for a pool opened beside the serving one, the serving one's.
+ */
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 /** Bounds of a serving pool (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
 export interface PoolBounds {
@@ -18,12 +23,13 @@ export interface PoolBounds {
 export function buildDataSourceOptions(
   url: string,
   poolSize: number,
+  entities: EntityList,
   bounds?: PoolBounds,
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
-import { runSeeds } from '../../seeds/run-seeds';
 import { DatabaseConfig } from '../config/env';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { openDatabase, OpenDatabaseOptions } from './open-database';
 
 /** Applies pending migrations; returns the names applied (none when up to date). */
@@ -10,9 +9,9 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   return applied.map((migration) => migration.name);
 }
 
-/** Runs every idempotent seed; returns rows written per seed. */
-export function seed(dataSource: DataSource): Promise<Record<string, number>> {
-  return runSeeds(dataSource);
+interface StandaloneOptions extends OpenDatabaseOptions {
+  /** What the work maps (the seeds need the app's entities); default none, for raw SQL. */
+  entities?: EntityList;
 }
 
 /**
@@ -22,12 +21,16 @@ export function seed(dataSource: DataSource): Promise<Record<string, number>> {
 export async function withDataSource<T>(
   config: DatabaseConfig,
   work: (dataSource: DataSource) => Promise<T>,
-  options: OpenDatabaseOptions = {},
+  options: StandaloneOptions = {},
 ): Promise<T> {
   const database = await openDatabase(config, options);
   try {
     const dataSource = new DataSource(
-      buildDataSourceOptions(database.config.url ?? '', database.config.poolSize),
+      buildDataSourceOptions(
+        database.config.url ?? '',
+        database.config.poolSize,
+        options.entities ?? [],
+      ),
     );
     await dataSource.initialize();
     try {

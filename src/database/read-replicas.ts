@@ -129,7 +129,11 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
     // is `lagging` by at least that.
     this.primaryPositions = new PrimaryPositions(this.maxLagMs + 5 * REPLICA_CHECK_INTERVAL_MS);
     this.replicas = urls.map(
-      (url, index) => new Replica(index + 1, analyticsPoolOptions(url, config, 1)),
+      (url, index) =>
+        new Replica(
+          index + 1,
+          analyticsPoolOptions(url, config, primary.options.entities ?? [], 1),
+        ),
     );
     urls.forEach((url, index) =>
       this.logger.log(`Read replica ${index + 1}: ${redactUrl(url)} (analytics reads)`),

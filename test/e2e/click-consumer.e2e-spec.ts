@@ -19,6 +19,7 @@ import { edgeKeysOf } from '../../src/clicks/edge-keys';
 import { CLICK_STREAMS, clickStreamKey, edgeShardOf } from '../../src/analytics/click-streams';
 import { KvStore, StreamEntry } from '../../src/kv/kv-store';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { startDatabaseProxy } from '../support/tcp-proxy';
 import { pollUntil } from '../support/poll';
@@ -46,7 +47,9 @@ describe('Click stream consumer (e2e)', () => {
         ...config,
       } satisfies ClicksConfig,
       t.app.get(KvStore),
-      new ClickWritesRepository(t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
+      new ClickWritesRepository(
+        t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
+      ),
     );
 
   async function clickTimes(count: number): Promise<string> {
@@ -115,7 +118,7 @@ describe('Click stream consumer (e2e)', () => {
 
   it('should write what a pass read before PostgreSQL failed as soon as it is back, without waiting to claim it', async () => {
     const proxy = await startDatabaseProxy(process.env.DATABASE_URL ?? '');
-    const cutOffDatabase = new DataSource(buildDataSourceOptions(proxy.url, 1));
+    const cutOffDatabase = new DataSource(buildDataSourceOptions(proxy.url, 1, ENTITIES));
     await cutOffDatabase.initialize();
     try {
       const linkId = await clickTimes(6);

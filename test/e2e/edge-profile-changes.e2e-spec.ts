@@ -2,6 +2,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { EdgeProfileChanges1764400000000 } from '../../migrations/1764400000000-edge-profile-changes';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 import { newUlid } from '../../src/common/ids';
 import { PLAN_SEEDS } from '../../seeds/plans.seed';
 import { PlanEntity } from '../../src/account/plan.entity';
@@ -17,7 +18,9 @@ describe('Edge-profile change log (e2e)', () => {
 
   beforeAll(async () => {
     const { database } = loadConfig(process.env);
-    dataSource = new DataSource(buildDataSourceOptions(database.url ?? '', database.poolSize));
+    dataSource = new DataSource(
+      buildDataSourceOptions(database.url ?? '', database.poolSize, ENTITIES),
+    );
     await dataSource.initialize();
   });
   afterAll(() => dataSource.destroy());

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli';
 import { loadConfig } from '../../src/config/env';
-import { migrate, seed, withDataSource } from '../../src/database/database-tasks';
+import { seed, SEED_ENTITIES } from '../../src/cli/seed';
+import { migrate, withDataSource } from '../../src/database/database-tasks';
 import { createLinkViaApi } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { createApiClient } from '../support/api-client';
@@ -25,10 +26,14 @@ async function cli(...args: string[]): Promise<{ code: number; json: Record<stri
 
 /** What `npm start` and the Docker CMD do before serving: migrate, then seed. */
 function bootSeed(): Promise<Record<string, number>> {
-  return withDataSource(loadConfig(process.env).database, async (dataSource: DataSource) => {
-    await migrate(dataSource);
-    return seed(dataSource);
-  });
+  return withDataSource(
+    loadConfig(process.env).database,
+    async (dataSource: DataSource) => {
+      await migrate(dataSource);
+      return seed(dataSource);
+    },
+    { entities: SEED_ENTITIES },
+  );
 }
 
 describe('Knowledge-base seeding and operator changes (e2e)', () => {

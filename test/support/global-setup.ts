@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config/env';
-import { migrate, seed, withDataSource } from '../../src/database/database-tasks';
+import { seed, SEED_ENTITIES } from '../../src/cli/seed';
+import { migrate, withDataSource } from '../../src/database/database-tasks';
 import { EMBEDDED_POOL_SIZE, openEmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 /**
@@ -23,8 +24,12 @@ export default async function globalSetup(): Promise<void> {
     (globalThis as { __linkpilotTestDb?: unknown }).__linkpilotTestDb = { handle, dataDir };
   }
   const config = loadConfig(process.env);
-  await withDataSource(config.database, async (dataSource) => {
-    await migrate(dataSource);
-    await seed(dataSource);
-  });
+  await withDataSource(
+    config.database,
+    async (dataSource) => {
+      await migrate(dataSource);
+      await seed(dataSource);
+    },
+    { entities: SEED_ENTITIES },
+  );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { migrate, seed, withDataSource } from '../../database/database-tasks';
+import { migrate, withDataSource } from '../../database/database-tasks';
+import { seed, SEED_ENTITIES } from '../seed';
 import type { CliContext } from './cli-context';
 
 export function registerDbCommands(
@@ -21,6 +22,7 @@ export function registerDbCommands(
     .action(async () =>
       print({
         seeded: await withDataSource(config.database, seed, {
+          entities: SEED_ENTITIES,
           createEmbedded: false,
           onProgress: progress,
         }),

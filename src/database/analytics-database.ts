@@ -8,8 +8,8 @@ import { isStatementTimeout } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { DatabaseConfig } from '../config/env';
-import { analyticsPoolOptions } from '../database/analytics-pool';
-import { isReplicaFailure, ReadReplicas } from '../database/read-replicas';
+import { analyticsPoolOptions } from './analytics-pool';
+import { isReplicaFailure, ReadReplicas } from './read-replicas';
 import { AppMetrics } from '../metrics/app-metrics';
 
 /** Seconds a caller refused by the analytics bounds should wait before asking again. */
@@ -108,7 +108,9 @@ export class AnalyticsDatabase implements OnModuleDestroy {
   private source(): Promise<DataSource> {
     const { url, analytics } = this.config;
     if (analytics.poolSize === 0) return Promise.resolve(this.serving);
-    this.opening ??= new DataSource(analyticsPoolOptions(url ?? '', this.config))
+    this.opening ??= new DataSource(
+      analyticsPoolOptions(url ?? '', this.config, this.serving.options.entities ?? []),
+    )
       .initialize()
       .catch((error: unknown) => {
         // Not remembered: the next read tries again (PostgreSQL may be back).
