@@ -312,14 +312,16 @@ export class ClickRollupReadsRepository {
     environment: KeyEnvironment,
     fromDay: string,
   ): Promise<RouteClicks[]> {
-    const rows = (await this.serving.query(
+    const rows = await this.serving.query<
+      { merchant_id: string; network_id: NetworkId; region: string; clicks: string }[]
+    >(
       `SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
          FROM click_rollup_links
         WHERE creator_id = $1 AND environment = $2 AND hour >= $3::timestamptz
           AND merchant_id IS NOT NULL AND network_id IS NOT NULL AND region IS NOT NULL
         GROUP BY 1, 2, 3`,
       [creatorId, environment, startOfDay(fromDay)],
-    )) as { merchant_id: string; network_id: NetworkId; region: string; clicks: string }[];
+    );
     return rows.map((row) => ({
       merchantId: row.merchant_id,
       networkId: row.network_id,

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { newUlid } from '../../src/common/ids';
+import { asTransaction } from '../../src/database/transaction';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { readPointer, type ExampleRunner, type ParameterFixtures } from './openapi-examples';
 
@@ -25,7 +26,7 @@ export function webhookDeliveryFixtures(app: INestApplication): ParameterFixture
       );
       await app
         .get(WebhookDeliveriesRepository, { strict: false })
-        .insertMany(app.get(DataSource).manager, [
+        .insertMany(asTransaction(app.get(DataSource).manager), [
           {
             id: newUlid(),
             endpointId: webhookId,
