@@ -12,6 +12,7 @@ import {
   rollupPurgeBound,
 } from './click-retention-months';
 import { ClickRollupsService } from './click-rollups.service';
+import { VisitorSketchesRepository } from './visitor-sketches.repository';
 
 /** The advisory lock that lets one process at a time run the retention. */
 const LOCK_NAME = 'linkpilot:click-retention';
@@ -24,6 +25,9 @@ const CREATORS_PER_PAGE = 500;
  */
 const DROP_LOCK_TIMEOUT_MS = 2_000;
 const DROP_ATTEMPTS = 3;
+/** Sketch deletion: creators per loose index scan page, rows per statement (as the rollups'). */
+const SKETCH_CREATORS_PER_DELETION = 500;
+const SKETCH_ROWS_PER_DELETION = 5_000;
 
 export interface ClickRetentionRequest {
   /** Report what would be dropped and deleted, and change nothing (no check, no repair). */
@@ -51,6 +55,8 @@ export interface ClickRetentionReport {
   rollupsBefore: string | null;
   /** Rollup rows deleted (with dryRun: due). */
   deletedRollupRows: number;
+  /** Unique-visitor sketches (a link's or creator's day) deleted, before `rollupsBefore` too. */
+  deletedSketchRows: number;
   /** Clicks older than the raw retention in the DEFAULT partition: kept, and logged. */
   oldDefaultPartitionClicks: number;
 }
@@ -63,7 +69,8 @@ export interface ClickRetentionSkipped {
 /**
  * The analytics retention (docs/analytics.md "Retention"): month partitions of `clicks` older
  * than CLICK_RETENTION_MONTHS are dropped once their rollups are checked against them (and
- * rebuilt where they differ), and rollup rows older than ROLLUP_RETENTION_MONTHS are deleted.
+ * rebuilt where they differ), and rollup rows and unique-visitor sketches older than
+ * ROLLUP_RETENTION_MONTHS are deleted.
  *
  * Partitions are dropped, never emptied with DELETE: the triggers on clicks would take a
  * deleted click out of the rollups, which must keep counting it. Drops fire no trigger. The
@@ -80,6 +87,7 @@ export class ClickRetentionService {
     private readonly locks: AdvisoryLocks,
     private readonly partitions: ClickPartitionsRepository,
     private readonly rollups: ClickRollupsService,
+    private readonly sketches: VisitorSketchesRepository,
     private readonly clock: Clock,
     @InjectConfig('retention') private readonly retention: RetentionConfig,
   ) {}
@@ -124,6 +132,7 @@ export class ClickRetentionService {
       repairedDays: 0,
       rollupsBefore: null,
       deletedRollupRows: 0,
+      deletedSketchRows: 0,
       oldDefaultPartitionClicks: 0,
     };
     const due = droppablePartitions(listed, clicksBefore);
@@ -157,8 +166,48 @@ export class ClickRetentionService {
             `(ROLLUP_RETENTION_MONTHS=${this.retention.rollupMonths})`,
         );
       }
+      // The day's visitor counts go with its click counts: a period answers both or neither.
+      report.deletedSketchRows = await this.deleteSketchesBefore(report.rollupsBefore, dryRun);
+      if (!dryRun && report.deletedSketchRows > 0) {
+        this.note(
+          'log',
+          `Deleted ${report.deletedSketchRows} unique-visitor sketches before ` +
+            `${report.rollupsBefore} (ROLLUP_RETENTION_MONTHS=${this.retention.rollupMonths})`,
+        );
+      }
     }
     return report;
+  }
+
+  /**
+   * Deletes (with dryRun: counts) the stored sketches of the days before `before`, 500
+   * creators at a time and at most 5,000 rows per statement, as the rollups' deletion does.
+   */
+  private async deleteSketchesBefore(before: string, dryRun: boolean): Promise<number> {
+    let rows = 0;
+    for (let after = ''; ;) {
+      const creatorIds = await this.sketches.findCreatorsWithSketches(
+        this.dataSource,
+        after,
+        SKETCH_CREATORS_PER_DELETION,
+      );
+      if (creatorIds.length === 0) return rows;
+      after = creatorIds[creatorIds.length - 1];
+      if (dryRun) {
+        rows += await this.sketches.countBefore(this.dataSource, creatorIds, before);
+        continue;
+      }
+      let deleted: number;
+      do {
+        deleted = await this.sketches.deleteBefore(
+          this.dataSource,
+          creatorIds,
+          before,
+          SKETCH_ROWS_PER_DELETION,
+        );
+        rows += deleted;
+      } while (deleted === SKETCH_ROWS_PER_DELETION);
+    }
   }
 
   /** Checks the partition's rollups, repairs them, drops it; or says why it stays. */

@@ -33,6 +33,11 @@ const ENVIRONMENTS_SQL = KEY_ENVIRONMENTS.map((environment) => `('${environment}
 const linkCondition = (linkId: string | null, placeholder: string): string =>
   linkId === null ? `link_id IS NULL AND ${placeholder}::text IS NULL` : `link_id = ${placeholder}`;
 
+/** Sketches of the creators `$1` before the day `$2` (on the key's index, which leads with them). */
+const OLDER_SKETCHES_SQL = `visitor_sketches
+  WHERE creator_id = ANY($1) AND environment IN (${KEY_ENVIRONMENTS.map((environment) => `'${environment}'`).join(', ')})
+    AND day < $2::date`;
+
 /**
  * The unique-visitor sketches of the days that are over (migration
  * VisitorSketches1764500000000): the reads of a scope's days, on whatever source the caller
@@ -177,6 +182,51 @@ export class VisitorSketchesRepository {
       visitors: row.visitors,
       registers: row.registers,
     }));
+  }
+
+  /** Up to `limit` creators with stored sketches after `after`, by a loose index scan of the key. */
+  async findCreatorsWithSketches(
+    source: QuerySource,
+    after: string,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = (await source.query(
+      `WITH RECURSIVE creators(id, n) AS (
+         SELECT (SELECT min(creator_id) FROM visitor_sketches WHERE creator_id > $1), 1
+         UNION ALL
+         SELECT (SELECT min(creator_id) FROM visitor_sketches WHERE creator_id > creators.id), n + 1
+           FROM creators WHERE creators.id IS NOT NULL AND n < $2)
+       SELECT id FROM creators WHERE id IS NOT NULL`,
+      [after, limit],
+    )) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
+  /** The creators' sketches of the days before `before` (a UTC day): how many would go. */
+  async countBefore(source: QuerySource, creatorIds: string[], before: string): Promise<number> {
+    const rows = (await source.query(`SELECT count(*)::int AS count FROM ${OLDER_SKETCHES_SQL}`, [
+      creatorIds,
+      before,
+    ])) as { count: number }[];
+    return rows[0].count;
+  }
+
+  /** Deletes at most `limit` of the creators' sketches before `before`; answers how many. */
+  async deleteBefore(
+    source: QuerySource,
+    creatorIds: string[],
+    before: string,
+    limit: number,
+  ): Promise<number> {
+    const rows = (await source.query(
+      `WITH deleted AS (
+         DELETE FROM visitor_sketches
+          WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${OLDER_SKETCHES_SQL} LIMIT $3))
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM deleted`,
+      [creatorIds, before, limit],
+    )) as { count: number }[];
+    return rows[0].count;
   }
 
   /** Writes these sketches of the day over whatever was stored (merged in before). */

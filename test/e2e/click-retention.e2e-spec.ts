@@ -254,6 +254,53 @@ describe('click retention (e2e)', () => {
     expect(await attachedPartitions()).toEqual(attached);
   });
 
+  it('should delete unique-visitor sketches older than the rollup retention, and keep the rest', async () => {
+    const { creatorId } = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const linkId = ulid();
+    // Either side of the rollup bound (2001-05-01), a link's sketch and the creator's own.
+    const sketches = [
+      [linkId, '2001-04-30'],
+      [null, '2001-04-30'],
+      [linkId, '2001-05-01'],
+      [null, '2001-05-01'],
+      [linkId, '2004-06-14'],
+    ];
+    for (const [link, day] of sketches) {
+      await dataSource.query(
+        `INSERT INTO visitor_sketches (creator_id, environment, link_id, day, visitors, registers)
+         VALUES ($1, 'live', $2, $3::date, 1, '\\x48594c4c'::bytea)`,
+        [creatorId, link, day],
+      );
+    }
+    const storedDays = async (): Promise<string[]> =>
+      (
+        await dataSource.query(
+          `SELECT day::text || ' ' || coalesce(link_id, 'creator') AS row FROM visitor_sketches
+            WHERE creator_id = $1 ORDER BY day, link_id NULLS FIRST`,
+          [creatorId],
+        )
+      ).map((row: { row: string }) => row.row);
+    const all = await storedDays();
+    expect(all).toHaveLength(5);
+
+    const dryRun = await retention(true);
+    expect(dryRun).toMatchObject({ rollupsBefore: '2001-05-01' });
+    expect(dryRun.deletedSketchRows).toBeGreaterThanOrEqual(2);
+    expect(await storedDays()).toEqual(all);
+
+    const report = await retention();
+    expect(report).toMatchObject({
+      rollupsBefore: '2001-05-01',
+      deletedSketchRows: dryRun.deletedSketchRows,
+    });
+    expect(await storedDays()).toEqual([
+      `2001-05-01 creator`,
+      `2001-05-01 ${linkId}`,
+      `2004-06-14 ${linkId}`,
+    ]);
+    expect(await retention()).toMatchObject({ deletedSketchRows: 0 });
+  });
+
   it('should keep old clicks of the DEFAULT partition, and the rollups of their months', async () => {
     const { creatorId } = await createCreatorWithKey(t.app, { plan: 'enterprise' });
     // No partition covers December 2000: the click lands in the DEFAULT partition.
