@@ -532,7 +532,8 @@ async function main() {
       'click_rollup_links',
       'click_rollup_route_days',
       'click_rollup_route_hours',
-      'click_rollup_audience_hours',
+      'click_rollup_country_hours',
+      'click_rollup_device_hours',
     ]) {
       const { rows } = await db.query(
         `SELECT count(*)::bigint AS rows, pg_total_relation_size($1::regclass)::bigint AS bytes

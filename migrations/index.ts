@@ -14,6 +14,7 @@ import { ClickRollups1764450000000 } from './1764450000000-click-rollups';
 import { VisitorSketches1764500000000 } from './1764500000000-visitor-sketches';
 import { ClickRollupWatermark1764520000000 } from './1764520000000-click-rollup-watermark';
 import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-operator-edits';
+import { ClickRollupAudienceSplit1764550000000 } from './1764550000000-click-rollup-audience-split';
 import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   VisitorSketches1764500000000,
   ClickRollupWatermark1764520000000,
   MerchantOperatorEdits1764540000000,
+  ClickRollupAudienceSplit1764550000000,
   RoutingMode1764580000000,
 ];

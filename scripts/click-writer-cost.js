@@ -203,7 +203,8 @@ async function main() {
       (SELECT count(*) FROM click_rollup_links)::int AS links,
       (SELECT count(*) FROM click_rollup_route_days)::int AS route_days,
       (SELECT count(*) FROM click_rollup_route_hours)::int AS route_hours,
-      (SELECT count(*) FROM click_rollup_audience_hours)::int AS audience_hours`)
+      (SELECT count(*) FROM click_rollup_country_hours)::int AS country_hours,
+      (SELECT count(*) FROM click_rollup_device_hours)::int AS device_hours`)
   ).rows;
   console.log(JSON.stringify({ storedAfterRoundsWithTriggers: rows }));
   await db.end();

@@ -346,8 +346,8 @@ function daysOf(period: DayPeriod): Required<DayRange> {
 
 /**
  * The rollup that answers a time series (docs/analytics.md): one link's from the link
- * rollup; otherwise countries and devices from the audience hours, and the rest from the
- * route days by day or the route hours by hour.
+ * rollup; otherwise countries from the country hours, devices from the device hours, and the
+ * rest from the route days by day or the route hours by hour.
  */
 function seriesRollupOf(
   interval: TimeseriesInterval,
@@ -355,7 +355,8 @@ function seriesRollupOf(
   linkId: string | null,
 ): SeriesRollup {
   if (linkId !== null) return 'links';
-  if (groupBy === 'country' || groupBy === 'device') return 'audience_hours';
+  if (groupBy === 'country') return 'country_hours';
+  if (groupBy === 'device') return 'device_hours';
   return interval === 'day' ? 'route_days' : 'route_hours';
 }
 

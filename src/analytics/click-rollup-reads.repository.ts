@@ -56,7 +56,8 @@ export interface ClickAggregates {
  * The rollup a time series is counted from (docs/analytics.md): the link rollup for one
  * link, else the narrowest creator rollup holding the grouping at the interval.
  */
-export type SeriesRollup = 'links' | 'route_days' | 'route_hours' | 'audience_hours';
+export type SeriesRollup =
+  'links' | 'route_days' | 'route_hours' | 'country_hours' | 'device_hours';
 
 /** The rollup a click total is counted from: the link rollup for one link, else route days. */
 export type TotalRollup = 'links' | 'route_days';
@@ -114,7 +115,8 @@ const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> =
   links: { table: 'click_rollup_links', isDaily: false },
   route_days: { table: 'click_rollup_route_days_all', isDaily: true },
   route_hours: { table: 'click_rollup_route_hours_all', isDaily: false },
-  audience_hours: { table: 'click_rollup_audience_hours_all', isDaily: false },
+  country_hours: { table: 'click_rollup_country_hours_all', isDaily: false },
+  device_hours: { table: 'click_rollup_device_hours_all', isDaily: false },
 };
 
 const TOTAL_TABLES: Record<TotalRollup, string> = {

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 
 /**
- * The rollup tables of migration ClickRollups1764450000000, in the order every writer locks
+ * The rollup tables of migrations ClickRollups1764450000000 and
+ * ClickRollupAudienceSplit1764560000000, in the order every writer locks
  * them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
  * holding the UTC hour (timestamptz) or day (date).
  */
@@ -48,11 +49,19 @@ const CREATOR_ROLLUPS = [
     sums: [],
   },
   {
-    name: 'audience_hours',
-    table: 'click_rollup_audience_hours',
-    view: 'click_rollup_audience_hours_all',
+    name: 'country_hours',
+    table: 'click_rollup_country_hours',
+    view: 'click_rollup_country_hours_all',
     bucket: 'hour',
-    key: ['creator_id', 'environment', 'hour', 'visitor_country', 'device_class'],
+    key: ['creator_id', 'environment', 'hour', 'visitor_country'],
+    sums: [],
+  },
+  {
+    name: 'device_hours',
+    table: 'click_rollup_device_hours',
+    view: 'click_rollup_device_hours_all',
+    bucket: 'hour',
+    key: ['creator_id', 'environment', 'hour', 'device_class'],
     sums: [],
   },
 ] as const;

@@ -14,14 +14,14 @@ import { startTestApp, TestApp } from '../support/test-app';
  * statement on it waits in PostgreSQL (as the heaviest dashboard would, but
  * deterministically), and the test counts them in pg_locks. The edge's reads (link records,
  * creator profiles, and the quota seed, which counts the route days) never touch the
- * audience rollup, and must not wait behind the series by country. PGlite runs one session, so no second one can
+ * country rollup, and must not wait behind the series by country. PGlite runs one session, so no second one can
  * hold a lock: the embedded default shares its one connection (ANALYTICS_POOL_SIZE=0) and is
  * not tested here.
  */
 const isEmbedded = process.env.ANALYTICS_POOL_SIZE === '0';
 
 /** What the series by country is counted from (docs/analytics.md). */
-const AUDIENCE_ROLLUP = 'click_rollup_audience_hours';
+const AUDIENCE_ROLLUP = 'click_rollup_country_hours';
 /** What the summary is counted from. */
 const ROUTE_DAYS_ROLLUP = 'click_rollup_route_days';
 /** The dashboard call (1,000 days), by country (within the bounds: no clicks). */

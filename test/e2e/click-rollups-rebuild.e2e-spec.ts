@@ -69,7 +69,8 @@ describe('analytics rebuild (e2e)', () => {
     await dataSource.transaction(async (manager) => {
       await manager.query(
         `LOCK TABLE click_rollup_links, click_rollup_route_days, click_rollup_route_hours,
-                    click_rollup_audience_hours IN SHARE ROW EXCLUSIVE MODE`,
+                    click_rollup_country_hours, click_rollup_device_hours
+                    IN SHARE ROW EXCLUSIVE MODE`,
       );
       await damageDay(manager, creatorId, day);
     });
@@ -96,7 +97,12 @@ describe('analytics rebuild (e2e)', () => {
         WHERE ctid IN (SELECT ctid FROM click_rollup_route_hours WHERE ${inDay} LIMIT 1)`,
       [creatorId, day],
     );
-    await manager.query(`DELETE FROM click_rollup_audience_hours WHERE ${inDay}`, [creatorId, day]);
+    await manager.query(`DELETE FROM click_rollup_country_hours WHERE ${inDay}`, [creatorId, day]);
+    await manager.query(
+      `UPDATE click_rollup_device_hours SET clicks = clicks + 2
+        WHERE ctid IN (SELECT ctid FROM click_rollup_device_hours WHERE ${inDay} LIMIT 1)`,
+      [creatorId, day],
+    );
   }
 
   it('should restore deleted and corrupted rollups exactly, and change nothing the second time', async () => {
@@ -160,7 +166,8 @@ describe('analytics rebuild (e2e)', () => {
     const ofDay = (rows: string[], day: string) => rows.filter((row) => row.includes(`"${day}`));
     expect(ofDay(stored.links, DAYS[1])).toEqual(ofDay(expected.links, DAYS[1]));
     expect(ofDay(stored.routeDays, DAYS[1])).toEqual(ofDay(expected.routeDays, DAYS[1]));
-    expect(ofDay(stored.audienceHours, DAYS[1])).toEqual(ofDay(expected.audienceHours, DAYS[1]));
+    expect(ofDay(stored.countryHours, DAYS[1])).toEqual(ofDay(expected.countryHours, DAYS[1]));
+    expect(ofDay(stored.deviceHours, DAYS[1])).toEqual(ofDay(expected.deviceHours, DAYS[1]));
     expect(ofDay(stored.routeDays, DAYS[0])).not.toEqual(ofDay(expected.routeDays, DAYS[0]));
 
     const all = await cli('analytics', 'rebuild', '--creator', creatorId, '--from', '2026-03-01');

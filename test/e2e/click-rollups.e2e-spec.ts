@@ -15,6 +15,7 @@ import { ClickRollupsRepository } from '../../src/analytics/click-rollups.reposi
 import { SandboxService } from '../../src/sandbox/sandbox.service';
 import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
 import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
+import { ClickRollupAudienceSplit1764560000000 } from '../../migrations/1764560000000-click-rollup-audience-split';
 import { insertClicks } from '../factories/click.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
@@ -381,6 +382,8 @@ describe('Click rollups (e2e)', () => {
     try {
       const migration = new ClickRollups1764450000000();
       const watermark = new ClickRollupWatermark1764520000000();
+      const split = new ClickRollupAudienceSplit1764560000000();
+      await split.down(runner);
       await watermark.down(runner);
       await migration.down(runner);
       const objects = () =>
@@ -413,12 +416,26 @@ describe('Click rollups (e2e)', () => {
         'click_rollup_route_hours',
         'click_rollup_audience_hours',
       ];
-      for (const table of tables) {
-        const total = (await rows(table)).reduce((sum, row) => sum + row.clicks, 0);
-        expect([table, total]).toEqual([table, records.length]);
-      }
+      const totals = async (names: string[]) => {
+        for (const table of names) {
+          const total = (await rows(table)).reduce((sum, row) => sum + row.clicks, 0);
+          expect([table, total]).toEqual([table, records.length]);
+        }
+      };
+      await totals(tables);
       expect((await rows('click_rollup_route_days')).length).toBe(
         expectedOf(records).routeDays.length,
+      );
+      await split.up(runner);
+      // The audience rollup and its view become two of each, with their keys.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3 + 3);
+      await totals(['click_rollup_country_hours', 'click_rollup_device_hours']);
+      // Filled from the audience rollup: one row per hour and country, per hour and device.
+      expect((await rows('click_rollup_country_hours')).length).toBe(
+        expectedOf(records).countryHours.length,
+      );
+      expect((await rows('click_rollup_device_hours')).length).toBe(
+        expectedOf(records).deviceHours.length,
       );
     } finally {
       await runner.rollbackTransaction();

@@ -85,7 +85,8 @@ export interface RollupRows {
   links: string[];
   routeDays: string[];
   routeHours: string[];
-  audienceHours: string[];
+  countryHours: string[];
+  deviceHours: string[];
 }
 
 /** What a rollup row is made of: a click's fields, with numbers exact in units of their scale. */
@@ -144,11 +145,16 @@ const SHAPES = {
     c.networkId,
     c.outcome,
   ],
-  audienceHours: (c: RollupSource) => [
+  countryHours: (c: RollupSource) => [
     c.creatorId,
     c.environment,
     hourOf(c.clickedAtMs),
     c.visitorCountry,
+  ],
+  deviceHours: (c: RollupSource) => [
+    c.creatorId,
+    c.environment,
+    hourOf(c.clickedAtMs),
     c.deviceClass,
   ],
 } as const;
@@ -179,7 +185,8 @@ export function rollupsOf(clicks: RollupSource[]): RollupRows {
     links: build('links', true),
     routeDays: build('routeDays', true),
     routeHours: build('routeHours', false),
-    audienceHours: build('audienceHours', false),
+    countryHours: build('countryHours', false),
+    deviceHours: build('deviceHours', false),
   };
 }
 
@@ -237,6 +244,13 @@ export async function storedClicksOf(
   }));
 }
 
+/** The key columns after the hour of each hourly creator rollup. */
+const HOURLY_KEYS: Record<string, string> = {
+  click_rollup_route_hours: 'network_id, outcome',
+  click_rollup_country_hours: 'visitor_country',
+  click_rollup_device_hours: 'device_class',
+};
+
 /**
  * The creators' rollup rows as reads see them, in the shape of rollupsOf: the link rollup as
  * stored, the creator rollups through their views (their settled hours and the link rollup's
@@ -255,7 +269,7 @@ export async function storedRollupsOf(
     const isDaily = table.includes('_days');
     const keys = isDaily
       ? 'creator_id, environment, day, merchant_id, network_id, preset, outcome'
-      : `creator_id, environment, hour, ${table.includes('audience') ? 'visitor_country, device_class' : 'network_id, outcome'}`;
+      : `creator_id, environment, hour, ${HOURLY_KEYS[table]}`;
     const sums = isDaily ? ', sum(confidence_sum) AS confidence_sum, sum(epc_sum) AS epc_sum' : '';
     return app.get(DataSource).query(
       `SELECT ${keys}${isDaily ? ', day::text AS day_text' : ''}, sum(clicks)::int AS clicks${sums}
@@ -264,11 +278,12 @@ export async function storedRollupsOf(
     );
   };
   const hour = (row: StoredRow) => new Date(row.hour as Date).toISOString();
-  const [links, routeDays, routeHours, audienceHours] = await Promise.all([
+  const [links, routeDays, routeHours, countryHours, deviceHours] = await Promise.all([
     query('click_rollup_links'),
     query('click_rollup_route_days'),
     query('click_rollup_route_hours'),
-    query('click_rollup_audience_hours'),
+    query('click_rollup_country_hours'),
+    query('click_rollup_device_hours'),
   ]);
   const serialise = (rows: StoredRow[], shape: (row: StoredRow) => unknown[]) =>
     rows.map((row) => JSON.stringify(shape(row))).sort();
@@ -309,11 +324,17 @@ export async function storedRollupsOf(
       row.outcome,
       row.clicks,
     ]),
-    audienceHours: serialise(audienceHours, (row) => [
+    countryHours: serialise(countryHours, (row) => [
       row.creator_id,
       row.environment,
       hour(row),
       row.visitor_country,
+      row.clicks,
+    ]),
+    deviceHours: serialise(deviceHours, (row) => [
+      row.creator_id,
+      row.environment,
+      hour(row),
       row.device_class,
       row.clicks,
     ]),
@@ -343,9 +364,15 @@ export async function unsettledRowsOf(
       sums: ['clicks'],
     },
     {
-      table: 'click_rollup_audience_hours',
-      key: 'creator_id, environment, hour, visitor_country, device_class',
-      fromLinks: 'creator_id, environment, hour, visitor_country, device_class',
+      table: 'click_rollup_country_hours',
+      key: 'creator_id, environment, hour, visitor_country',
+      fromLinks: 'creator_id, environment, hour, visitor_country',
+      sums: ['clicks'],
+    },
+    {
+      table: 'click_rollup_device_hours',
+      key: 'creator_id, environment, hour, device_class',
+      fromLinks: 'creator_id, environment, hour, device_class',
       sums: ['clicks'],
     },
   ];
