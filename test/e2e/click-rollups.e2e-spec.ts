@@ -16,6 +16,8 @@ import { SandboxService } from '../../src/sandbox/sandbox.service';
 import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
 import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
 import { ClickRollupAudienceSplit1764560000000 } from '../../migrations/1764560000000-click-rollup-audience-split';
+import { loadConfig } from '../../src/config/env';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { insertClicks } from '../factories/click.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
@@ -376,7 +378,12 @@ describe('Click rollups (e2e)', () => {
   it('should aggregate the clicks already stored when migrated, and remove all it made on down', async () => {
     const creator = await newCreator();
     const records = randomClicks(40, { seed: 6, creators: [creator], days: ['2026-03-13'] });
-    const runner = t.app.get(DataSource).createQueryRunner();
+    // Migrations run unbounded (the CLI's connection), not under the serving statement timeout:
+    // the split's down aggregates every settled link row of the shared database.
+    const { database } = loadConfig(process.env);
+    const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1));
+    await unbounded.initialize();
+    const runner = unbounded.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
     try {
@@ -440,6 +447,7 @@ describe('Click rollups (e2e)', () => {
     } finally {
       await runner.rollbackTransaction();
       await runner.release();
+      await unbounded.destroy();
     }
   });
 });
