@@ -5,7 +5,7 @@ import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 
 /**
  * The rollup tables of migrations ClickRollups1764450000000 and
- * ClickRollupAudienceSplit1764560000000, in the order every writer locks
+ * ClickRollupAudienceSplit1764550000000, in the order every writer locks
  * them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
  * holding the UTC hour (timestamptz) or day (date).
  */

@@ -15,7 +15,7 @@ import { ClickRollupsRepository } from '../../src/analytics/click-rollups.reposi
 import { SandboxService } from '../../src/sandbox/sandbox.service';
 import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
 import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
-import { ClickRollupAudienceSplit1764560000000 } from '../../migrations/1764560000000-click-rollup-audience-split';
+import { ClickRollupAudienceSplit1764550000000 } from '../../migrations/1764550000000-click-rollup-audience-split';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { insertClicks } from '../factories/click.factory';
@@ -389,7 +389,7 @@ describe('Click rollups (e2e)', () => {
     try {
       const migration = new ClickRollups1764450000000();
       const watermark = new ClickRollupWatermark1764520000000();
-      const split = new ClickRollupAudienceSplit1764560000000();
+      const split = new ClickRollupAudienceSplit1764550000000();
       await split.down(runner);
       await watermark.down(runner);
       await migration.down(runner);
