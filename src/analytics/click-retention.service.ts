@@ -187,24 +187,18 @@ export class ClickRetentionService {
     let rows = 0;
     for (let after = ''; ;) {
       const creatorIds = await this.sketches.findCreatorsWithSketches(
-        this.dataSource,
         after,
         SKETCH_CREATORS_PER_DELETION,
       );
       if (creatorIds.length === 0) return rows;
       after = creatorIds[creatorIds.length - 1];
       if (dryRun) {
-        rows += await this.sketches.countBefore(this.dataSource, creatorIds, before);
+        rows += await this.sketches.countBefore(creatorIds, before);
         continue;
       }
       let deleted: number;
       do {
-        deleted = await this.sketches.deleteBefore(
-          this.dataSource,
-          creatorIds,
-          before,
-          SKETCH_ROWS_PER_DELETION,
-        );
+        deleted = await this.sketches.deleteBefore(creatorIds, before, SKETCH_ROWS_PER_DELETION);
         rows += deleted;
       } while (deleted === SKETCH_ROWS_PER_DELETION);
     }

@@ -185,12 +185,8 @@ export class VisitorSketchesRepository {
   }
 
   /** Up to `limit` creators with stored sketches after `after`, by a loose index scan of the key. */
-  async findCreatorsWithSketches(
-    source: QuerySource,
-    after: string,
-    limit: number,
-  ): Promise<string[]> {
-    const rows = (await source.query(
+  async findCreatorsWithSketches(after: string, limit: number): Promise<string[]> {
+    const rows = await this.serving.query<{ id: string }[]>(
       `WITH RECURSIVE creators(id, n) AS (
          SELECT (SELECT min(creator_id) FROM visitor_sketches WHERE creator_id > $1), 1
          UNION ALL
@@ -198,34 +194,29 @@ export class VisitorSketchesRepository {
            FROM creators WHERE creators.id IS NOT NULL AND n < $2)
        SELECT id FROM creators WHERE id IS NOT NULL`,
       [after, limit],
-    )) as { id: string }[];
+    );
     return rows.map((row) => row.id);
   }
 
   /** The creators' sketches of the days before `before` (a UTC day): how many would go. */
-  async countBefore(source: QuerySource, creatorIds: string[], before: string): Promise<number> {
-    const rows = (await source.query(`SELECT count(*)::int AS count FROM ${OLDER_SKETCHES_SQL}`, [
-      creatorIds,
-      before,
-    ])) as { count: number }[];
+  async countBefore(creatorIds: string[], before: string): Promise<number> {
+    const rows = await this.serving.query<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM ${OLDER_SKETCHES_SQL}`,
+      [creatorIds, before],
+    );
     return rows[0].count;
   }
 
   /** Deletes at most `limit` of the creators' sketches before `before`; answers how many. */
-  async deleteBefore(
-    source: QuerySource,
-    creatorIds: string[],
-    before: string,
-    limit: number,
-  ): Promise<number> {
-    const rows = (await source.query(
+  async deleteBefore(creatorIds: string[], before: string, limit: number): Promise<number> {
+    const rows = await this.serving.query<{ count: number }[]>(
       `WITH deleted AS (
          DELETE FROM visitor_sketches
           WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${OLDER_SKETCHES_SQL} LIMIT $3))
          RETURNING 1)
        SELECT count(*)::int AS count FROM deleted`,
       [creatorIds, before, limit],
-    )) as { count: number }[];
+    );
     return rows[0].count;
   }
 

@@ -18,6 +18,7 @@ import { ClickRollupWatermark1764520000000 } from '../../migrations/176452000000
 import { ClickRollupAudienceSplit1764550000000 } from '../../migrations/1764550000000-click-rollup-audience-split';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 import { insertClicks } from '../factories/click.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
@@ -381,7 +382,7 @@ describe('Click rollups (e2e)', () => {
     // Migrations run unbounded (the CLI's connection), not under the serving statement timeout:
     // the split's down aggregates every settled link row of the shared database.
     const { database } = loadConfig(process.env);
-    const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1));
+    const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1, ENTITIES));
     await unbounded.initialize();
     const runner = unbounded.createQueryRunner();
     await runner.connect();
