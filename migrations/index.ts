@@ -15,6 +15,7 @@ import { VisitorSketches1764500000000 } from './1764500000000-visitor-sketches';
 import { ClickRollupWatermark1764520000000 } from './1764520000000-click-rollup-watermark';
 import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-operator-edits';
 import { ClickRollupAudienceSplit1764550000000 } from './1764550000000-click-rollup-audience-split';
+import { Conversions1764560000000 } from './1764560000000-conversions';
 import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   ClickRollupWatermark1764520000000,
   MerchantOperatorEdits1764540000000,
   ClickRollupAudienceSplit1764550000000,
+  Conversions1764560000000,
   RoutingMode1764580000000,
 ];

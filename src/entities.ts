@@ -1,5 +1,7 @@
 import { CreatorEntity } from './account/creator.entity';
 import { ClickEntity } from './analytics/click.entity';
+import { ConversionEntity } from './conversions/conversion.entity';
+import { PostbackTokenEntity } from './conversions/postback-token.entity';
 import { PlanEntity } from './account/plan.entity';
 import { ApiKeyEntity } from './auth/api-key.entity';
 import { FxRateEntity } from './fx/fx-rate.entity';
@@ -20,4 +22,6 @@ export const ENTITIES = [
   FxRateEntity,
   LinkEntity,
   ClickEntity,
+  ConversionEntity,
+  PostbackTokenEntity,
 ];

@@ -45,6 +45,12 @@ export class CreatorEntity {
   /** How the creator's links are scored (docs/routing.md section 10). */
   @Column({ name: 'routing_mode', type: 'varchar', length: 7, default: ROUTING_MODES[0] })
   routingMode: RoutingMode;
+  /**
+   * Click ids to the networks: routed URLs carry the network's sub-id parameter with the
+   * click's record id (README "Conversions"). Off by default; a link's own setting wins.
+   */
+  @Column({ type: 'boolean', default: false })
+  attribution: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

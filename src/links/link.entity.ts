@@ -97,6 +97,10 @@ export class LinkEntity {
   @Column({ name: 'forward_query', type: 'boolean', default: false })
   forwardQuery: boolean;
 
+  /** Click ids to the networks for this link; null: the creator's setting. */
+  @Column({ type: 'boolean', nullable: true })
+  attribution: boolean | null;
+
   /** The visitor context the link was routed for at creation. */
   @Column({ name: 'visitor_country', type: 'char', length: 2, nullable: true })
   visitorCountry: string | null;
