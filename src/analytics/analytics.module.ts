@@ -8,6 +8,8 @@ import { AnalyticsService } from './analytics.service';
 import { ClickEntity } from './click.entity';
 import { ClicksRepository } from './clicks.repository';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
+import { ConversionRollupReadsRepository } from './conversion-rollup-reads.repository';
+import { RealisedEpcService } from './realised-epc.service';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
@@ -19,11 +21,13 @@ import { VisitorSketchesRepository } from './visitor-sketches.repository';
     AnalyticsDatabase,
     ClicksRepository,
     ClickRollupReadsRepository,
+    ConversionRollupReadsRepository,
+    RealisedEpcService,
     ExcludedHitsRepository,
     VisitorSketchesRepository,
     UniqueVisitorsService,
     AnalyticsService,
   ],
-  exports: [AnalyticsService],
+  exports: [AnalyticsService, RealisedEpcService],
 })
 export class AnalyticsModule {}
