@@ -33,6 +33,8 @@ const LAYERS = [
   'clicks',
   'auth',
   'links',
+  // Conversions in (API, postbacks, import): attributed to clicks, reported to webhooks.
+  'conversions',
   'probes',
   'sandbox',
   // Endpoints and delivery of the outbox (above probes, whose SSRF guard it uses).

@@ -23,6 +23,7 @@ import { RouteLearningModule } from './redirect/route-learning.module';
 import { LinksModule } from './links/links.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { ConversionsModule } from './conversions/conversions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ClickPipelineModule } from './analytics/click-pipeline.module';
 import { ClickRetentionModule } from './analytics/click-retention.module';
@@ -68,6 +69,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         FxModule,
         ProbesModule,
+        ConversionsModule,
         SandboxModule,
         WebhooksModule,
         ...(extras.imports ?? []),

@@ -1,4 +1,4 @@
-import { ValidationPipe } from '@nestjs/common';
+import { RequestMethod, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -94,7 +94,10 @@ export async function createApp(
   // The edge redirect lives outside /v1, with no guard, pipe or interceptor.
   redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
   registerProbeRoutes(adapter.getInstance(), app.get(HealthService));
-  app.setGlobalPrefix('v1');
+  // The networks' postbacks live outside /v1, like the edge: their URL is the network's setting.
+  app.setGlobalPrefix('v1', {
+    exclude: [{ path: 'postbacks/:token/:networkId', method: RequestMethod.ALL }],
+  });
   app.useGlobalPipes(
     new RefuseMalformedTextPipe(),
     new ValidationPipe({

@@ -10,6 +10,7 @@ import { ClicksRepository } from './clicks.repository';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ConversionRollupReadsRepository } from './conversion-rollup-reads.repository';
 import { RealisedEpcService } from './realised-epc.service';
+import { ClickAttributionService } from './click-attribution.service';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
@@ -23,11 +24,12 @@ import { VisitorSketchesRepository } from './visitor-sketches.repository';
     ClickRollupReadsRepository,
     ConversionRollupReadsRepository,
     RealisedEpcService,
+    ClickAttributionService,
     ExcludedHitsRepository,
     VisitorSketchesRepository,
     UniqueVisitorsService,
     AnalyticsService,
   ],
-  exports: [AnalyticsService, RealisedEpcService],
+  exports: [AnalyticsService, RealisedEpcService, ClickAttributionService],
 })
 export class AnalyticsModule {}

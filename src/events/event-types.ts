@@ -1,11 +1,13 @@
 /**
  * The webhook event catalogue (docs/webhooks.md "Webhooks"). An endpoint subscribes to a non-empty
- * subset of the first three; `webhook.ping` is sent only by `POST /v1/webhooks/:id/test`.
+ * subset of the subscribable ones; `webhook.ping` is sent only by `POST /v1/webhooks/:id/test`.
  */
 export const SUBSCRIBABLE_EVENT_TYPES = [
   'account.usage_warning',
   'link.health_changed',
   'commission_rate.changed',
+  'conversion.recorded',
+  'conversion.reversed',
 ] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 export type EventType = SubscribableEventType | 'webhook.ping';

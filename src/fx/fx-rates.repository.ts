@@ -13,6 +13,24 @@ export class FxRatesRepository {
     return latest ?? null;
   }
 
+  /**
+   * The rates valid at `instant`: the row with the latest `validAt` not after it (the latest
+   * fetched of equals), else, for an instant before every stored row, the earliest row.
+   */
+  async findValidAt(instant: Date): Promise<FxRateEntity | null> {
+    const [before] = await this.rows
+      .createQueryBuilder('rates')
+      .where('rates.validAt <= :instant', { instant })
+      .orderBy('rates.validAt', 'DESC')
+      .addOrderBy('rates.fetchedAt', 'DESC')
+      .addOrderBy('rates.id', 'DESC')
+      .take(1)
+      .getMany();
+    if (before !== undefined) return before;
+    const [earliest] = await this.rows.find({ order: { validAt: 'ASC', id: 'ASC' }, take: 1 });
+    return earliest ?? null;
+  }
+
   append(row: Omit<FxRateEntity, 'id'>): Promise<FxRateEntity> {
     return this.rows.save(this.rows.create(row));
   }

@@ -16,7 +16,7 @@ import { classifyFxHealth, FxHealthCheck, FxRefreshFailure } from './math/classi
 import { parseCurrencyApiPayload } from './math/currency-api-payload';
 import { describeFxAge, FxAge, isFxStale } from './math/describe-fx-age';
 import { ParsedRates, ParseFailure } from './math/fx-payload';
-import { CurrencyCode, FxSnapshot } from './math/fx-snapshot';
+import { CurrencyCode, FxRates, FxSnapshot } from './math/fx-snapshot';
 import { MergedRates, mergeFxRates } from './math/merge-fx-rates';
 import { parseOpenErApiPayload } from './math/open-er-api-payload';
 
@@ -208,6 +208,22 @@ export class FxService {
     const merged = mergeFxRates(parsed.rates, previous?.rates ?? null);
     if (!merged.ok) return merged;
     return { ...merged, validAt: parsed.validAt };
+  }
+
+  /**
+   * Units per USD of every supported currency as they were at `instant` (stored history; the
+   * earliest rates for an instant before them): what an amount earned then is converted with.
+   * 503 FX_DATA_UNAVAILABLE when no rates are stored at all.
+   */
+  async ratesAt(instant: Date): Promise<FxRates> {
+    const row = await this.repository.findValidAt(instant);
+    if (row === null) {
+      throw new AppError(
+        ErrorCode.FX_DATA_UNAVAILABLE,
+        'No FX rates are available yet: seed the database or run `linkpilot fx refresh`.',
+      );
+    }
+    return row.rates;
   }
 
   private async currentRowOrThrow(): Promise<FxRateEntity> {

@@ -15,6 +15,7 @@ const TAGS: Record<string, string> = {
   fx: 'Foreign-exchange rates used to compare earnings in USD',
   sandbox: 'Test-key sandbox (Enterprise)',
   webhooks: 'Webhook endpoints and their deliveries',
+  conversions: "The networks' conversions: recorded by the API, postbacks or the CLI import",
   health: 'Service health, liveness and readiness; no authentication',
   redirect: 'The edge redirect a shared link points to (outside /v1)',
 };
@@ -47,6 +48,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ApiErrorBody],
   });
   addErrorAnswers(document);
+  // The postbacks live outside /v1 (bootstrap.ts): their paths name the origin's root.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path.startsWith('/postbacks/')) item.servers = [{ url: '/', description: 'Outside /v1' }];
+  }
   // After the error rules: these routes answer by their own (plain JSON, the edge's answers).
   addOutsideApiPaths(document.paths);
   return addParameterLinks(document);

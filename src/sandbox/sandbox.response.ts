@@ -6,4 +6,6 @@ export class SandboxResetResponse {
   deletedLinks: number;
   @ApiProperty({ minimum: 0, description: 'Test click records removed' })
   deletedClicks: number;
+  @ApiProperty({ minimum: 0, description: 'Test conversions removed (their earnings with them)' })
+  deletedConversions: number;
 }

@@ -3,6 +3,7 @@ import { QuotaService } from '../clicks/quota.service';
 import { AnalyticsService } from '../analytics/analytics.service';
 import type { RecordScope } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
+import { ConversionsService } from '../conversions/conversions.service';
 import { LinksService } from '../links/links.service';
 import { SandboxResetResponse } from './sandbox.response';
 
@@ -17,6 +18,7 @@ export class SandboxService {
     private readonly links: LinksService,
     private readonly analytics: AnalyticsService,
     private readonly quota: QuotaService,
+    private readonly conversions: ConversionsService,
     private readonly clock: Clock,
   ) {}
 
@@ -25,7 +27,8 @@ export class SandboxService {
     // Links first: once they are gone (and evicted), no new test click can be recorded.
     const deletedLinks = await this.links.purgeTestLinks(scope);
     const deletedClicks = await this.analytics.purgeTestClicks(scope);
+    const deletedConversions = await this.conversions.purgeTestConversions(scope);
     await this.quota.resetTestUsage(scope, this.clock.nowMs());
-    return { environment: 'test', deletedLinks, deletedClicks };
+    return { environment: 'test', deletedLinks, deletedClicks, deletedConversions };
   }
 }

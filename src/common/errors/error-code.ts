@@ -59,6 +59,10 @@ export enum ErrorCode {
   WEBHOOK_DELIVERY_NOT_FOUND = 'WEBHOOK_DELIVERY_NOT_FOUND',
   /** A creator's 11th endpoint in one environment. */
   WEBHOOK_LIMIT_REACHED = 'WEBHOOK_LIMIT_REACHED',
+  /** A postback URL whose token is unknown, rotated away or malformed. */
+  POSTBACK_TOKEN_INVALID = 'POSTBACK_TOKEN_INVALID',
+  /** A conversion whose click id is a click of another creator or environment. */
+  CLICK_NOT_IN_SCOPE = 'CLICK_NOT_IN_SCOPE',
 }
 
 /** A new code does not compile until it has a status here. */
@@ -102,4 +106,6 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.WEBHOOK_NOT_FOUND]: HttpStatus.NOT_FOUND,
   [ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND]: HttpStatus.NOT_FOUND,
   [ErrorCode.WEBHOOK_LIMIT_REACHED]: HttpStatus.FORBIDDEN,
+  [ErrorCode.POSTBACK_TOKEN_INVALID]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.CLICK_NOT_IN_SCOPE]: HttpStatus.FORBIDDEN,
 };
