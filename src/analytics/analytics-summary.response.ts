@@ -1,3 +1,4 @@
+import { SummaryEarningsResponse } from './earnings.response';
 import type { ExcludedHitReason } from './excluded-hits';
 import { ExcludedHitsResponse, RevenueNotEarnedResponse } from './link-analytics.response';
 import { ApiProperty } from '@nestjs/swagger';
@@ -82,4 +83,10 @@ export class AnalyticsSummaryResponse {
   })
   byNetwork: NetworkBreakdownResponse[];
   @ApiProperty({ type: [PresetBreakdownResponse] }) byPreset: PresetBreakdownResponse[];
+  @ApiProperty({
+    type: SummaryEarningsResponse,
+    description:
+      'Beyond [S]: the conversions the networks reported for the period (README "Conversions"): approved and pending commission in USD, conversion rate and realised EPC, in total, per network and per region',
+  })
+  earnings: SummaryEarningsResponse;
 }

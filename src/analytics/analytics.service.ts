@@ -3,13 +3,14 @@ import { AnalyticsDatabase } from '../database/analytics-database';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { LinkAnalyticsResponse } from './link-analytics.response';
 import { normaliseLinkId } from '../common/ids';
-import { TimeseriesGroup, TimeseriesQuery } from './dto/timeseries.query';
+import { TimeseriesGroup, TimeseriesMetric, TimeseriesQuery } from './dto/timeseries.query';
 import {
   bucketCountOf,
   bucketStartsOf,
   MAX_TIMESERIES_BUCKETS,
   MAX_TIMESERIES_POINTS,
   maxSeriesOf,
+  Series,
   TimeseriesInterval,
   timeseriesPeriodOf,
   withUniqueVisitors,
@@ -49,6 +50,8 @@ import {
   SeriesRollup,
 } from './click-rollup-reads.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
+import { ConversionRollupReadsRepository } from './conversion-rollup-reads.repository';
+import { toEarningsResponse } from './earnings.response';
 import { ListClicksQuery } from './dto/list-clicks.query';
 
 /**
@@ -64,6 +67,7 @@ export class AnalyticsService {
   constructor(
     private readonly clicks: ClicksRepository,
     private readonly rollups: ClickRollupReadsRepository,
+    private readonly conversionRollups: ConversionRollupReadsRepository,
     private readonly excludedHits: ExcludedHitsRepository,
     private readonly reads: AnalyticsDatabase,
     private readonly uniqueVisitors: UniqueVisitorsService,
@@ -166,14 +170,17 @@ export class AnalyticsService {
   ): Promise<AnalyticsSummaryResponse> {
     const period = this.checkedPeriod(query);
     // One analytics slot for the statements, one after the other (analytics-database.ts).
-    const [aggregates, ledger, uniqueVisitors] = await this.reads.read(
-      async (source) =>
-        [
-          await this.rollups.aggregate(source, scope, daysOf(period)),
-          await this.excludedHits.totals(scope, period, null),
-          await this.uniqueVisitors.count(source, scope, period, null),
-        ] as const,
-    );
+    const [aggregates, ledger, uniqueVisitors, earnings, unattributedConversions] =
+      await this.reads.read(
+        async (source) =>
+          [
+            await this.rollups.aggregate(source, scope, daysOf(period)),
+            await this.excludedHits.totals(scope, period, null),
+            await this.uniqueVisitors.count(source, scope, period, null),
+            await this.conversionRollups.earnings(source, scope, daysOf(period), null),
+            await this.conversionRollups.unattributedConversions(source, scope, daysOf(period)),
+          ] as const,
+      );
     return {
       ...period,
       ...aggregates.totals,
@@ -191,6 +198,7 @@ export class AnalyticsService {
         averageEpcUsd,
       })),
       byPreset: aggregates.byPreset.map(({ key, clicks }) => ({ preset: key, clicks })),
+      earnings: { ...toEarningsResponse(earnings), unattributedConversions },
     };
   }
 
@@ -202,6 +210,13 @@ export class AnalyticsService {
   async timeseries(scope: RecordScope, query: TimeseriesQuery): Promise<TimeseriesResponse> {
     const interval = query.interval ?? 'day';
     const groupBy = query.groupBy ?? 'none';
+    const metric = query.metric ?? 'clicks';
+    if (metric !== 'clicks' && groupBy === 'outcome') {
+      throw invalidField(
+        'groupBy',
+        `groupBy=outcome counts clicks only (a conversion has no routing outcome); ask for metric=clicks, or group otherwise`,
+      );
+    }
     const { from, to } = timeseriesPeriodOf(interval, query, this.clock.nowMs());
     if (from > to) throw invalidField('from', `from (${from}) must be on or before to (${to})`);
     const buckets = bucketCountOf(interval, from, to);
@@ -221,18 +236,27 @@ export class AnalyticsService {
         query.linkId === undefined ? null : (normaliseLinkId(query.linkId) ?? query.linkId);
       // A day's sketch is of one link or of the scope, never of a group, and there is none
       // per hour: only the ungrouped daily series carries unique visitors.
-      const withVisitors = interval === 'day' && groupBy === 'none';
+      const withVisitors = interval === 'day' && groupBy === 'none' && metric === 'clicks';
       const [counts, visitorsPerDay] = await this.reads.read(
         async (source) =>
           [
-            await this.rollups.countPerBucket(source, scope, {
-              rollup: seriesRollupOf(interval, groupBy, linkId),
-              interval,
-              days: { from, to },
-              linkId,
-              groupBy,
-              maxKeys: maxSeries + 1,
-            }),
+            metric === 'clicks'
+              ? await this.rollups.countPerBucket(source, scope, {
+                  rollup: seriesRollupOf(interval, groupBy, linkId),
+                  interval,
+                  days: { from, to },
+                  linkId,
+                  groupBy,
+                  maxKeys: maxSeries + 1,
+                })
+              : await this.conversionRollups.perBucket(source, scope, {
+                  metric,
+                  interval,
+                  days: { from, to },
+                  linkId,
+                  groupBy,
+                  maxKeys: maxSeries + 1,
+                }),
             withVisitors
               ? await this.uniqueVisitors.perDay(source, scope, { from, to }, linkId)
               : null,
@@ -243,7 +267,7 @@ export class AnalyticsService {
           'groupBy',
           `a time series answers at most ${MAX_TIMESERIES_POINTS} points (series × buckets); ` +
             `${from} to ${to} by ${interval} is ${buckets} buckets, room for ${maxSeries} series, ` +
-            `and more than ${maxSeries} ${GROUP_NOUNS[groupBy]} have clicks: shorten the range` +
+            `and more than ${maxSeries} ${GROUP_NOUNS[groupBy]} have ${metric}: shorten the range` +
             `${interval === 'hour' ? ', count by day' : ''}, narrow by linkId, or group otherwise`,
         );
       }
@@ -254,7 +278,7 @@ export class AnalyticsService {
       );
       if (visitorsPerDay !== null) withUniqueVisitors(series[0], visitorsPerDay);
       answered = series.length * buckets;
-      return { interval, from, to, groupBy, series };
+      return { interval, from, to, groupBy, metric, series: withMetric(series, metric) };
     } finally {
       this.points.release(reserved - answered, performance.now());
     }
@@ -293,15 +317,23 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<LinkAnalyticsResponse> {
     const period = this.checkedPeriod(query);
-    const [clicks, ledger, uniqueVisitors] = await this.reads.read(
+    const [clicks, ledger, uniqueVisitors, earnings] = await this.reads.read(
       async (source) =>
         [
           await this.rollups.countClicks(source, scope, 'links', { linkId, ...daysOf(period) }),
           await this.excludedHits.totals(scope, period, linkId),
           await this.uniqueVisitors.count(source, scope, period, linkId),
+          await this.conversionRollups.earnings(source, scope, daysOf(period), linkId),
         ] as const,
     );
-    return { linkId, ...period, clicks, uniqueVisitors, ...ledger };
+    return {
+      linkId,
+      ...period,
+      clicks,
+      uniqueVisitors,
+      ...ledger,
+      earnings: toEarningsResponse(earnings),
+    };
   }
 
   /** The requested or default period, refused when reversed or longer than 366 days. */
@@ -338,6 +370,15 @@ const GROUP_NOUNS: Record<TimeseriesGroup, string> = {
   network: 'networks',
   outcome: 'outcomes',
 };
+
+/** The series with each bucket's value under the metric's name (counted as `clicks`). */
+function withMetric(series: Series[], metric: TimeseriesMetric): TimeseriesResponse['series'] {
+  if (metric === 'clicks') return series;
+  return series.map(({ key, buckets }) => ({
+    key,
+    buckets: buckets.map(({ start, clicks }) => ({ start, [metric]: clicks })),
+  }));
+}
 
 /** An inclusive period of days as the rollups' day range. */
 function daysOf(period: DayPeriod): Required<DayRange> {

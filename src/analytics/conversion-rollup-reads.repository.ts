@@ -149,6 +149,22 @@ export class ConversionRollupReadsRepository {
     };
   }
 
+  /** The scope's standing conversions of the period that no click of the scope is behind. */
+  async unattributedConversions(
+    source: QuerySource,
+    scope: RecordScope,
+    days: Required<DayRange>,
+  ): Promise<number> {
+    const [row] = (await source.query(
+      `SELECT coalesce(sum(conversions), 0)::int AS conversions
+         FROM conversion_rollup_links
+        WHERE creator_id = $1 AND environment = $2 AND link_id IS NULL
+          AND hour >= $3::timestamptz AND hour < $4::timestamptz`,
+      [scope.creatorId, scope.environment, startOfDay(days.from), startOfNextDay(days.to)],
+    )) as { conversions: number }[];
+    return row.conversions;
+  }
+
   /**
    * Conversions or commission per UTC bucket (and group) over inclusive days: the daily
    * creator rollup for daily series without a link or a country or device grouping, else

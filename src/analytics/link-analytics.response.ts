@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EarningsResponse } from './earnings.response';
 import type { ExcludedHitReason } from './excluded-hits';
 
 /** Hits served but not counted, by reason (every reason listed, 0 included). */
@@ -41,4 +42,10 @@ export class LinkAnalyticsResponse {
       'USD: the normalised EPC of the routes the rate-limited and over-quota visitors would have taken, summed',
   })
   revenueNotEarnedUsd: RevenueNotEarnedResponse;
+  @ApiProperty({
+    type: EarningsResponse,
+    description:
+      'Beyond [S]: the link\'s conversions and commission in the period, per network and region (README "Conversions")',
+  })
+  earnings: EarningsResponse;
 }

@@ -1,10 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TIMESERIES_GROUPS, TimeseriesGroup } from './dto/timeseries.query';
+import {
+  TIMESERIES_GROUPS,
+  TIMESERIES_METRICS,
+  TimeseriesGroup,
+  TimeseriesMetric,
+} from './dto/timeseries.query';
 import { TIMESERIES_INTERVALS, TimeseriesInterval } from './time-buckets';
 
 export class TimeseriesBucketResponse {
   @ApiProperty({ format: 'date-time', description: 'Start of the bucket, UTC' }) start: string;
-  @ApiProperty({ minimum: 0 }) clicks: number;
+  @ApiPropertyOptional({ minimum: 0, description: 'With `metric=clicks` (the default)' })
+  clicks?: number;
+  @ApiPropertyOptional({ description: 'With `metric=conversions`: net of reversals' })
+  conversions?: number;
+  @ApiPropertyOptional({ description: 'With `metric=commissionUsd`: approved plus pending, USD' })
+  commissionUsd?: number;
   @ApiPropertyOptional({
     minimum: 0,
     description:
@@ -30,5 +40,6 @@ export class TimeseriesResponse {
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @ApiProperty({ enum: TIMESERIES_GROUPS }) groupBy: TimeseriesGroup;
+  @ApiProperty({ enum: TIMESERIES_METRICS }) metric: TimeseriesMetric;
   @ApiProperty({ type: [TimeseriesSeriesResponse] }) series: TimeseriesSeriesResponse[];
 }

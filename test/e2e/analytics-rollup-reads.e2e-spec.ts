@@ -212,8 +212,8 @@ describe('Analytics reads from the rollups (e2e, property)', () => {
     });
     const counted = new Map<string, number>();
     for (const { key, buckets } of series.series) {
-      for (const bucket of buckets) {
-        if (bucket.clicks > 0) counted.set(`${key ?? ''}|${bucket.start}`, bucket.clicks);
+      for (const { start, clicks = 0 } of buckets) {
+        if (clicks > 0) counted.set(`${key ?? ''}|${start}`, clicks);
       }
     }
     expect(counted).toEqual(await rawBucketCountsOf(source, scope, { ...read, from, to, linkId }));

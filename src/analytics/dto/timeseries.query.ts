@@ -6,6 +6,9 @@ import { IsAnalyticsDate } from './is-analytics-date';
 export const TIMESERIES_GROUPS = ['none', 'country', 'device', 'network', 'outcome'] as const;
 export type TimeseriesGroup = (typeof TIMESERIES_GROUPS)[number];
 
+export const TIMESERIES_METRICS = ['clicks', 'conversions', 'commissionUsd'] as const;
+export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
+
 /** GET /analytics/timeseries: click counts per UTC hour or day, optionally per group. */
 export class TimeseriesQuery {
   @ApiPropertyOptional({ enum: TIMESERIES_INTERVALS, default: 'day' })
@@ -38,6 +41,16 @@ export class TimeseriesQuery {
   @IsString()
   @Length(1, 64)
   linkId?: string;
+
+  @ApiPropertyOptional({
+    enum: TIMESERIES_METRICS,
+    default: 'clicks',
+    description:
+      'What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only)',
+  })
+  @IsOptional()
+  @IsIn(TIMESERIES_METRICS, { message: `metric must be one of ${TIMESERIES_METRICS.join(', ')}` })
+  metric?: TimeseriesMetric;
 
   @ApiPropertyOptional({ enum: TIMESERIES_GROUPS, default: 'none' })
   @IsOptional()
