@@ -1,6 +1,9 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountController } from './account.controller';
+import { AccountSettingsService } from './account-settings.service';
 import { AccountService } from './account.service';
+import { CreatorEntity } from './creator.entity';
 import { CreatorsModule } from './creators.module';
 
 @Module({})
@@ -12,9 +15,9 @@ export class AccountModule {
   static withClickUsageFrom(usage: NonNullable<ModuleMetadata['imports']>[number]): DynamicModule {
     return {
       module: AccountModule,
-      imports: [CreatorsModule, usage],
+      imports: [TypeOrmModule.forFeature([CreatorEntity]), CreatorsModule, usage],
       controllers: [AccountController],
-      providers: [AccountService],
+      providers: [AccountService, AccountSettingsService],
     };
   }
 }

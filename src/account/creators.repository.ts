@@ -17,6 +17,8 @@ export interface CreatorEdgeLimits {
   isHardCap: boolean;
   /** How the creator's links are scored (docs/routing.md section 10). */
   routingMode: RoutingMode;
+  /** Click ids to the networks for the creator's links that do not say (README "Conversions"). */
+  attribution: boolean;
 }
 
 /** A row of the edge-profile change log (`edge_profile_changes`, written by triggers). */
@@ -84,8 +86,9 @@ export class CreatorsRepository {
       included_clicks: number;
       is_hard_cap: boolean;
       routing_mode: RoutingMode;
+      attribution: boolean;
     }[] = await this.creators.query(
-      `SELECT c.id AS creator_id, c.plan_id, p.edge_clicks_per_minute, p.is_hard_cap, c.routing_mode,
+      `SELECT c.id AS creator_id, c.plan_id, p.edge_clicks_per_minute, p.is_hard_cap, c.routing_mode, c.attribution,
               COALESCE(c.included_clicks_override, p.included_clicks) AS included_clicks
          FROM creators c JOIN plans p ON p.id = c.plan_id
         WHERE c.id = ANY($1::varchar[])`,
@@ -98,6 +101,7 @@ export class CreatorsRepository {
       includedClicks: row.included_clicks,
       isHardCap: row.is_hard_cap,
       routingMode: row.routing_mode,
+      attribution: row.attribution,
     }));
   }
 

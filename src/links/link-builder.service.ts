@@ -94,6 +94,7 @@ export class LinkBuilderService {
       groupId: request.groupId ?? null,
       notes: request.notes ?? null,
       forwardQuery: request.forwardQuery ?? false,
+      attribution: request.attribution ?? null,
       visitorCountry: request.visitorCountry ?? null,
       deviceType: request.deviceType ?? null,
       outcome: decision.outcome,

@@ -33,6 +33,7 @@ export class LinkEditor {
     if (changes.groupId !== undefined) link.groupId = changes.groupId;
     if (changes.notes !== undefined) link.notes = changes.notes;
     if (changes.forwardQuery !== undefined) link.forwardQuery = changes.forwardQuery;
+    if (changes.attribution !== undefined) link.attribution = changes.attribution;
     if (changes.utmOverride !== undefined) {
       link.utmOverride = changes.utmOverride === null ? null : { ...changes.utmOverride };
     }

@@ -36,6 +36,8 @@ export interface LinkRoutingRecord {
   utmOverride: UtmOverride | null;
   /** Visitors' query parameters go on to the destination (redirect/forward-visitor-query.ts). */
   forwardQuery: boolean;
+  /** Click ids to the networks; null: the creator's setting (README "Conversions"). */
+  attribution: boolean | null;
   probes: LinkProbes;
   stored: {
     routedUrl: string;
@@ -66,6 +68,7 @@ export const LINK_ROUTING_FIELDS = [
   'networkOverride',
   'utmOverride',
   'forwardQuery',
+  'attribution',
   'deepLinkStatus',
   'healthStatus',
   'routedUrl',
@@ -104,6 +107,7 @@ export function toLinkRoutingRecord(link: LinkRoutingFields): LinkRoutingRecord 
           },
     utmOverride: link.utmOverride,
     forwardQuery: link.forwardQuery,
+    attribution: link.attribution,
     probes: { deepLinkStatus: link.deepLinkStatus, healthStatus: link.healthStatus },
     stored: {
       routedUrl: link.routedUrl,

@@ -64,6 +64,7 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     lastHealthCheckAt: link.lastHealthCheckAt?.toISOString() ?? null,
     notes: link.notes,
     forwardQuery: link.forwardQuery,
+    attribution: link.attribution,
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
   };

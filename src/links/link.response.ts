@@ -86,6 +86,13 @@ export class LinkResponse extends LinkSummaryResponse {
       "The visitor's query parameters are appended to the destination (README: Query forwarding)",
   })
   forwardQuery: boolean;
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description:
+      "Click ids to the networks for this link; null follows the creator's setting (README: Conversions)",
+  })
+  attribution: boolean | null;
   @ApiProperty({ enum: ['routed', 'fallback', 'passthrough'], description: 'Outcome at creation' })
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })

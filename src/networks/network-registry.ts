@@ -13,6 +13,12 @@ export interface NetworkDefinition {
   markets: readonly string[];
   /** Tracking parameters appended to the routed URL, values may hold `{affiliateId}`. */
   trackingParams: Readonly<Record<string, string>>;
+  /**
+   * The network's sub-id parameter: with attribution on, a routed URL carries the click's
+   * record id in it, and the network sends it back with the conversion (README "Conversions"
+   * lists each with its source). A visitor can never set it (forwardQuery).
+   */
+  subIdParam: string;
 }
 
 const EU = ['GB', 'IE', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'PL', 'SE', 'DK'];
@@ -24,6 +30,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: [...EU, 'US', 'CA', 'AU', 'BR'],
     trackingParams: { awc: 'lp_{affiliateId}', utm_source: 'awin' },
+    subIdParam: 'clickref',
   },
   {
     networkId: 'cj',
@@ -31,6 +38,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'IT', 'AU', 'MX', 'BR'],
     trackingParams: { cjevent: 'lp_{affiliateId}', cjdata: 'linkpilot' },
+    subIdParam: 'sid',
   },
   {
     networkId: 'impact',
@@ -38,6 +46,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['US', 'CA', 'GB', 'AU', 'DE', 'FR', 'NL', 'JP', 'SG', 'AE'],
     trackingParams: { irclickid: 'lp_{affiliateId}', irgwc: '1' },
+    subIdParam: 'subId1',
   },
   {
     networkId: 'partnerize',
@@ -45,6 +54,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['GB', 'US', 'AU', 'DE', 'FR', 'IT', 'ES', 'JP', 'SG', 'AE', 'IN'],
     trackingParams: { clickref: 'lp_{affiliateId}' },
+    subIdParam: 'pubref',
   },
   {
     networkId: 'cuelinks',
@@ -52,6 +62,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['IN'],
     trackingParams: { cuelinks_subid: '{affiliateId}', utm_source: 'cuelinks' },
+    subIdParam: 'subid',
   },
   {
     networkId: 'rakuten_affiliate',
@@ -59,6 +70,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['JP', 'US', 'GB', 'FR', 'DE', 'AU', 'TW'],
     trackingParams: { scid: 'af_lp_{affiliateId}' },
+    subIdParam: 'u1',
   },
   {
     networkId: 'involve_asia',
@@ -66,6 +78,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'network',
     markets: ['SG', 'MY', 'TH', 'ID', 'PH', 'VN', 'TW', 'KR'],
     trackingParams: { aff_sub: '{affiliateId}', utm_source: 'involveasia' },
+    subIdParam: 'aff_sub2',
   },
   {
     networkId: 'amazon_associates',
@@ -73,6 +86,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'in_house',
     markets: ['GLOBAL'],
     trackingParams: { tag: '{affiliateId}' },
+    subIdParam: 'ascsubtag',
   },
   {
     networkId: 'flipkart_affiliate',
@@ -80,6 +94,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'in_house',
     markets: ['IN'],
     trackingParams: { affid: '{affiliateId}' },
+    subIdParam: 'affExtParam1',
   },
   {
     networkId: 'noon_affiliates',
@@ -87,6 +102,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'in_house',
     markets: ['AE', 'SA', 'EG'],
     trackingParams: { utm_source: 'affiliate', affiliate_id: '{affiliateId}' },
+    subIdParam: 'subid',
   },
   {
     networkId: 'jumia_kol',
@@ -94,6 +110,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'in_house',
     markets: ['NG', 'EG', 'KE', 'MA', 'CI', 'GH', 'UG', 'SN', 'TN', 'DZ'],
     trackingParams: { aff_id: '{affiliateId}', utm_source: 'kol' },
+    subIdParam: 'sub_id',
   },
   {
     networkId: 'takealot_affiliates',
@@ -101,6 +118,7 @@ export const NETWORKS: readonly NetworkDefinition[] = [
     kind: 'in_house',
     markets: ['ZA'],
     trackingParams: { affiliate: '{affiliateId}' },
+    subIdParam: 'subid',
   },
 ];
 
@@ -123,4 +141,9 @@ export function trackingParamsFor(networkId: NetworkId, affiliateId: string): [s
 // Every id has exactly one definition; a missing one fails at load, not at the first click.
 if (NETWORKS.length !== NETWORK_IDS.length || NETWORK_IDS.some((id) => !BY_ID.has(id))) {
   throw new Error('The network registry must define each of the 12 network ids once');
+}
+
+/** The sub-id parameter of a network (README "Conversions"). */
+export function subIdParamOf(networkId: NetworkId): string {
+  return findNetwork(networkId).subIdParam;
 }

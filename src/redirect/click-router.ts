@@ -20,6 +20,7 @@ import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
 import { internVisitor } from './visitor-context';
 
+import { subIdUrlPrefixOf } from './sub-id';
 /** Where one click goes, and what its click record says about the route. */
 export interface ClickRoute {
   url: string;
@@ -30,6 +31,8 @@ export interface ClickRoute {
   normalizedEpcUsd: number;
   confidence: number;
   deepLinkUsed: boolean;
+  /** `url` up to the value of the network's sub-id parameter; null: none (sub-id.ts). */
+  subIdUrlPrefix: string | null;
 }
 
 /**
@@ -217,6 +220,7 @@ function toClickRoute(decision: RoutingDecision): ClickRoute {
     normalizedEpcUsd: decision.normalizedEpcUsd,
     confidence: decision.confidenceFactor,
     deepLinkUsed: decision.deepLinkUsed,
+    subIdUrlPrefix: subIdUrlPrefixOf(decision.routedUrl, decision.networkId),
   };
 }
 
@@ -238,6 +242,7 @@ function passthroughRoute(record: LinkRoutingRecord): ClickRoute {
     normalizedEpcUsd: 0,
     confidence: 0,
     deepLinkUsed: false,
+    subIdUrlPrefix: null,
   };
 }
 
@@ -252,5 +257,6 @@ function storedRoute(record: LinkRoutingRecord): ClickRoute {
     normalizedEpcUsd: stored.normalizedEpcUsd,
     confidence: stored.confidenceFactor,
     deepLinkUsed: stored.deepLinkUsed,
+    subIdUrlPrefix: subIdUrlPrefixOf(stored.routedUrl, stored.networkId),
   };
 }

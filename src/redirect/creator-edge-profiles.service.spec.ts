@@ -18,6 +18,7 @@ const PRO = (creatorId: string): CreatorEdgeLimits => ({
   includedClicks: 10_000,
   isHardCap: false,
   routingMode: 'hinted',
+  attribution: false,
 });
 
 /**

@@ -22,6 +22,8 @@ export interface CreatorEdgeProfile {
   /** The plan row is a hard cap (Free): the quota is a hard stop, no overage. */
   isHardCap: boolean;
   routingMode: RoutingMode;
+  /** The creator's attribution setting: links that do not say follow it. */
+  attribution: boolean;
   affiliateIds: Partial<Record<NetworkId, string>>;
   /**
    * A short tag that is equal for equal sets of affiliate ids: part of the key of memoised
@@ -307,6 +309,7 @@ const COMPARED_FIELDS = Object.keys({
   includedClicks: true,
   isHardCap: true,
   routingMode: true,
+  attribution: true,
   accountsTag: true,
 } satisfies Record<Exclude<keyof CreatorEdgeProfile, 'affiliateIds'>, true>) as Exclude<
   keyof CreatorEdgeProfile,

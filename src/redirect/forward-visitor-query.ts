@@ -2,12 +2,13 @@ import { NETWORKS } from '../networks/network-registry';
 
 /**
  * Query parameters a visitor can never set on a destination: every network's tracking
- * parameters (so `?tag=` or `?awc=` cannot replace the creator's attribution, on any
- * storefront, whichever network routed the click). Compared without case.
+ * parameters and sub-id parameter (so `?tag=` or `?ascsubtag=` cannot replace the creator's
+ * attribution or a click's id, on any storefront, whichever network routed the click).
+ * Compared without case.
  */
 export const PROTECTED_QUERY_PARAMS: ReadonlySet<string> = new Set(
   NETWORKS.flatMap((network) =>
-    Object.keys(network.trackingParams).map((name) => name.toLowerCase()),
+    [...Object.keys(network.trackingParams), network.subIdParam].map((name) => name.toLowerCase()),
   ),
 );
 

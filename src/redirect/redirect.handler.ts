@@ -115,8 +115,9 @@ export class RedirectHandler {
       route = this.routeFor(record, creator, edge, fx, nowMs);
     }
 
+    const recordId = newUlid(nowMs);
     const clickRecord = this.recordTemplateOf(record, route).encode({
-      recordId: newUlid(nowMs),
+      recordId,
       clickedAt: isoTimeOf(nowMs),
       visitorCountry: edge.visitor?.country ?? null,
       deviceClass: edge.visitor?.device ?? 'unknown',
@@ -137,7 +138,12 @@ export class RedirectHandler {
     if (refusal !== undefined) {
       this.excludedHits.record(excludedHitOf(record, refusal, route.normalizedEpcUsd, nowMs));
     }
-    return answerFor(admission, record, route, request);
+    // Click ids to the networks: the one string append of README "Conversions".
+    const location =
+      route.subIdUrlPrefix !== null && (record.attribution ?? creator.attribution)
+        ? route.subIdUrlPrefix + recordId
+        : route.url;
+    return answerFor(admission, record, location, request);
   }
 
   /**
@@ -265,16 +271,17 @@ function isoTimeOf(ms: number): string {
   return lastIsoTime.iso;
 }
 
+/** `routed`: the route's URL, with the click's sub-id when attribution is on. */
 function answerFor(
   admission: ClickAdmission,
   record: LinkRoutingRecord,
-  route: ClickRoute,
+  routed: string,
   request: EdgeRequest,
 ): EdgeAnswer {
   switch (admission) {
     case 'counted':
     case 'unrecorded':
-      return { kind: 'redirect', location: forwardedTo(record, request, route.url) };
+      return { kind: 'redirect', location: forwardedTo(record, request, routed) };
     case 'quota_exhausted':
       // A Free creator at its quota: the visitor still gets the product, uncounted.
       return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };

@@ -21,6 +21,7 @@ export interface LinkBody {
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;
+  attribution: boolean | null;
 }
 
 const ASIN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

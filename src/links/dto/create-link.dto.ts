@@ -86,6 +86,25 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsForwardQueryFlag()
   forwardQuery?: boolean;
+
+  @IsAttributionFlag()
+  attribution?: boolean | null;
+}
+
+/** `attribution` on create and update: validated and documented once. */
+export function IsAttributionFlag(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: Boolean,
+      nullable: true,
+      default: null,
+      description:
+        "Click ids to the networks: the routed URL carries the network's sub-id parameter with the click's record id, for conversions to come back attributed (README: Conversions). null follows the creator's setting (PATCH /v1/account/settings)",
+    }),
+    IsOptional(),
+    ValidateIf((_dto, value) => value !== null),
+    IsBoolean(),
+  );
 }
 
 /** `forwardQuery` on create and update: validated and documented once. */

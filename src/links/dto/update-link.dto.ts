@@ -16,7 +16,7 @@ import { PRODUCT_CATEGORIES, ProductCategory } from '../../merchants/kb/merchant
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
-import { IsForwardQueryFlag } from './create-link.dto';
+import { IsAttributionFlag, IsForwardQueryFlag } from './create-link.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */
@@ -91,4 +91,7 @@ export class UpdateLinkDto {
 
   @IsForwardQueryFlag()
   forwardQuery?: boolean;
+
+  @IsAttributionFlag()
+  attribution?: boolean | null;
 }
