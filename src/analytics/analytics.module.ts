@@ -10,7 +10,6 @@ import { ClicksRepository } from './clicks.repository';
 import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 import { ConversionRollupReadsRepository } from './conversion-rollup-reads.repository';
 import { RealisedEpcService } from './realised-epc.service';
-import { ClickAttributionService } from './click-attribution.service';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
 import { UniqueVisitorsService } from './unique-visitors.service';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
@@ -24,12 +23,11 @@ import { VisitorSketchesRepository } from './visitor-sketches.repository';
     ClickRollupReadsRepository,
     ConversionRollupReadsRepository,
     RealisedEpcService,
-    ClickAttributionService,
     ExcludedHitsRepository,
     VisitorSketchesRepository,
     UniqueVisitorsService,
     AnalyticsService,
   ],
-  exports: [AnalyticsService, RealisedEpcService, ClickAttributionService],
+  exports: [AnalyticsService, RealisedEpcService],
 })
 export class AnalyticsModule {}

@@ -25,6 +25,11 @@ import { NetworkAccountsService, NetworkAccountView } from '../networks/network-
 import type { SandboxResetResponse } from '../sandbox/sandbox.response';
 import { SandboxService } from '../sandbox/sandbox.service';
 import {
+  ConversionImportProgress,
+  ConversionImportReport,
+  ConversionImportService,
+} from '../conversions/conversion-import.service';
+import {
   EncryptionKeyRotation,
   WebhookSecretRotationService,
 } from '../webhooks/webhook-secret-rotation.service';
@@ -90,7 +95,29 @@ export class AdminService {
     @Optional() private readonly commissionRates?: CommissionRateChangesService,
     /** Present only when the CLI booted with the webhook secrets (webhooks rotate-encryption-key). */
     @Optional() private readonly webhookSecrets?: WebhookSecretRotationService,
+    /** Present only when the CLI booted with conversions (conversions import). */
+    @Optional() private readonly conversionImports?: ConversionImportService,
   ) {}
+
+  /** Records a network's report export for a creator's environment (README: Conversions). */
+  async importConversions(
+    command: { creatorId: string; networkId: string; environment: KeyEnvironment; file: string },
+    onProgress: (progress: ConversionImportProgress) => void,
+  ): Promise<{ import: ConversionImportReport }> {
+    if (this.conversionImports === undefined) {
+      throw new Error('The CLI was booted without conversions');
+    }
+    await this.creators.findWithPlanOrThrow(command.creatorId);
+    const scope = { creatorId: command.creatorId, environment: command.environment };
+    return {
+      import: await this.conversionImports.importFile(
+        scope,
+        command.networkId,
+        command.file,
+        onProgress,
+      ),
+    };
+  }
 
   /** Re-encrypts every stored webhook signing secret under WEBHOOK_SECRET_KEY. */
   async rotateWebhookEncryptionKey(): Promise<{ encryptionKey: EncryptionKeyRotation }> {

@@ -4,6 +4,7 @@ import { ClickRetentionModule } from '../analytics/click-retention.module';
 import { ClickRollupsModule } from '../analytics/click-rollups.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
+import { ConversionsModule } from '../conversions/conversions.module';
 import { ConfigModule } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { DatabaseModule } from '../database/database.module';
@@ -27,6 +28,8 @@ export interface CliModuleOptions {
   links?: boolean;
   /** The stored signing secrets' encryption (webhooks rotate-encryption-key). */
   webhookSecrets?: boolean;
+  /** Conversions and what they are attributed with (conversions import). */
+  conversions?: boolean;
 }
 
 /** What the admin CLI needs: the database-backed services, no HTTP, no cron jobs. */
@@ -56,6 +59,7 @@ export class CliModule {
         ...(options.sandbox === true ? [KvModule, SandboxModule] : []),
         ...(options.links === true ? [KvModule, LinksModule] : []),
         ...(options.webhookSecrets === true ? [WebhookSecretsModule] : []),
+        ...(options.conversions === true ? [ConversionsModule] : []),
       ],
       providers: [AdminService],
     };

@@ -23,6 +23,7 @@ import { registerKeysCommands } from './commands/keys.command';
 import { registerNetworkAccountsCommands } from './commands/network-accounts.command';
 import { registerMerchantsCommands } from './commands/merchants.command';
 import { registerSandboxCommands } from './commands/sandbox.command';
+import { registerConversionsCommands } from './commands/conversions.command';
 import { registerWebhooksCommands } from './commands/webhooks.command';
 import { EncryptionKeyRotationIncompleteError } from '../webhooks/webhook-secret-rotation.service';
 
@@ -115,6 +116,7 @@ function buildProgram(context: CliContext, io: CliIo): Command {
   registerNetworkAccountsCommands(program, context);
   registerClicksCommands(program, context);
   registerAnalyticsCommands(program, context);
+  registerConversionsCommands(program, context);
   registerFxCommands(program, context);
   registerSandboxCommands(program, context);
   registerMerchantsCommands(program, context);

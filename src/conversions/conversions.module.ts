@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AnalyticsModule } from '../analytics/analytics.module';
+import { ClickAttributionModule } from '../analytics/click-attribution.module';
 import { EventsModule } from '../events/events.module';
 import { FxModule } from '../fx/fx.module';
 import { ConversionEntity } from './conversion.entity';
 import { ConversionsController } from './conversions.controller';
 import { ConversionsRepository } from './conversions.repository';
 import { ConversionsService } from './conversions.service';
+import { ConversionImportService } from './conversion-import.service';
 import { PostbackTokenEntity } from './postback-token.entity';
 import { PostbackTokensService } from './postback-tokens.service';
 import { PostbacksController } from './postbacks.controller';
@@ -15,12 +16,17 @@ import { PostbacksController } from './postbacks.controller';
 @Module({
   imports: [
     TypeOrmModule.forFeature([ConversionEntity, PostbackTokenEntity]),
-    AnalyticsModule,
+    ClickAttributionModule,
     EventsModule,
     FxModule,
   ],
   controllers: [ConversionsController, PostbacksController],
-  providers: [ConversionsRepository, ConversionsService, PostbackTokensService],
-  exports: [ConversionsService],
+  providers: [
+    ConversionsRepository,
+    ConversionsService,
+    PostbackTokensService,
+    ConversionImportService,
+  ],
+  exports: [ConversionsService, ConversionImportService],
 })
 export class ConversionsModule {}

@@ -44,13 +44,15 @@ function amountOf(text: string | undefined): number | string | undefined {
   return /^-?\d+(\.\d+)?$/.test(plain) ? Number(plain) : text;
 }
 
-/** ISO 8601 as sent; epoch seconds or milliseconds as ISO 8601; absent: the time received. */
+/** ISO 8601 (UTC without an offset); epoch seconds or milliseconds; absent: when received. */
 function instantOf(text: string | undefined, nowMs: number): string {
   if (text === undefined) return new Date(nowMs).toISOString();
   if (/^\d{10}$/.test(text)) return new Date(Number(text) * 1000).toISOString();
   if (/^\d{13}$/.test(text)) return new Date(Number(text)).toISOString();
-  // A space between date and time (`2026-11-20 14:03:00`, common in network reports).
-  return /^\d{4}-\d{2}-\d{2} \d/.test(text) ? text.replace(' ', 'T') : text;
+  // A space between date and time (`2026-11-20 14:03:00`, common in network reports), and
+  // no offset: UTC (JavaScript would read a date-time without one as the server's local time).
+  const iso = /^\d{4}-\d{2}-\d{2} \d/.test(text) ? text.replace(' ', 'T') : text;
+  return /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(iso) ? `${iso}Z` : iso;
 }
 
 /**

@@ -1,4 +1,8 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DataSource } from 'typeorm';
+import { runCli } from '../../src/cli/run-cli';
 import { ulid } from 'ulid';
 import { buildAsosUrl, createLinkViaApi } from '../factories/api-link.factory';
 import { insertClicks } from '../factories/click.factory';
@@ -289,6 +293,69 @@ describe('Conversions (e2e)', () => {
     expect(events).toEqual([
       { type: 'conversion.recorded', status: 'approved' },
       { type: 'conversion.reversed', status: 'reversed' },
+    ]);
+  });
+
+  it('should import a report export from the CLI with a progress bar and a per-row error report', async () => {
+    const click = await clickOf(creator, { networkId: 'cj', region: 'US' });
+    const orderId = `CJ-${ulid()}`;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conversions-')), 'cj.csv');
+    fs.writeFileSync(
+      file,
+      [
+        'Order ID,SID,Action Status,Sale Amount,Commission,Currency,Event Date',
+        `${orderId},${click.recordId},new,100.00,"4,00",EUR,${FX_DAY} 12:00:00`,
+        `,${click.recordId},new,1,1,EUR,${FX_DAY}`,
+        `${orderId}-2,,locked,10,x,EUR,${FX_DAY}`,
+      ].join('\n'),
+    );
+    const run = async () => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(
+        [
+          'conversions',
+          'import',
+          '--creator',
+          creator.creatorId,
+          '--network',
+          'cj',
+          file,
+          '--json',
+        ],
+        { ...process.env, LOG_LEVEL: 'fatal' },
+        { out: (text) => (stdout += text), err: (text) => (stderr += text) },
+      );
+      return { code, json: JSON.parse(stdout) as { import: Record<string, any> }, stderr };
+    };
+
+    const first = await run();
+    const second = await run();
+
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('[##############################] 3/3 rows');
+    expect(first.json.import).toMatchObject({ rows: 3, recorded: 1, replayed: 0, failed: 2 });
+    expect(
+      first.json.import.errors.map((error: { line: number; code: string }) => [
+        error.line,
+        error.code,
+      ]),
+    ).toEqual([
+      [3, 'VALIDATION_ERROR'],
+      [4, 'VALIDATION_ERROR'],
+    ]);
+    expect(first.json.import.errors[0].message).toContain('orderId');
+    expect(first.json.import.errors[1].message).toContain('commission');
+    expect(second.json.import).toMatchObject({ recorded: 0, replayed: 1, failed: 2 });
+    const [row] = (await t.app
+      .get(DataSource)
+      .query(`SELECT link_id, source, commission_usd FROM conversions WHERE order_id = $1`, [
+        orderId,
+      ])) as { link_id: string; source: string; commission_usd: string }[];
+    expect([row.link_id, row.source, Number(row.commission_usd)]).toEqual([
+      click.linkId,
+      'import',
+      8,
     ]);
   });
 });
