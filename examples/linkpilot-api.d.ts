@@ -24,6 +24,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The creator's settings
+         * @description Shared by the live and test keys of the creator.
+         */
+        get: operations["AccountController_getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the creator's settings
+         * @description The fields present change, the others stay; the answer is every setting. `attribution: true` makes `/r/:id` append the network's sub-id parameter with the click's record id to the routed URL of every link whose own `attribution` is null (README: Conversions); running servers apply it within about a second.
+         */
+        patch: operations["AccountController_updateSettings"];
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -316,6 +340,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record 1 to 1,000 of the networks' conversions, each independently (207)
+         * @description Each item is one status (`pending`, `approved`, `reversed`) of one order as a network reports it. It is recorded once per network, order id and status in the key's creator and environment: sent again, it answers `replayed: true` and changes nothing. A `clickId` naming one of the caller's stored clicks attributes it to that click's link, route, region, visitor country and device; an unknown one keeps it unattributed, and one of another creator or environment is refused (`CLICK_NOT_IN_SCOPE`). Amounts are converted to USD at `occurredAt`'s rates. An approval moves an order's commission from pending to approved; a reversal takes out what the order counted. Each new item sends `conversion.recorded` or `conversion.reversed` to the caller's webhooks.
+         */
+        post: operations["ConversionsController_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversions/postback-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the key environment's postback token, replacing the previous one
+         * @description The token goes in the postback URL the networks call (`/postbacks/<token>/<networkId>`); it is shown once (only its SHA-256 is stored). A new token replaces the previous one at once: postbacks with the old one are refused with 401 `POSTBACK_TOKEN_INVALID`. A test key's token records test conversions.
+         */
+        post: operations["ConversionsController_rotatePostbackToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/postbacks/{token}/{networkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A postback of one conversion (GET)
+         * @description A network's server-to-server postback of one conversion, outside /v1 and without an API key: the token in the path (POST /v1/conversions/postback-token) names the creator and environment. The parameters come from the query (GET, POST) and a JSON object body (POST); names are compared without case; README "Postbacks" has each network's template. Idempotent like POST /v1/conversions: a replayed postback answers `replayed: true` and changes nothing.
+         */
+        get: operations["PostbacksController_receiveGet"];
+        put?: never;
+        /**
+         * A postback of one conversion (POST)
+         * @description A network's server-to-server postback of one conversion, outside /v1 and without an API key: the token in the path (POST /v1/conversions/postback-token) names the creator and environment. The parameters come from the query (GET, POST) and a JSON object body (POST); names are compared without case; README "Postbacks" has each network's template. Idempotent like POST /v1/conversions: a replayed postback answers `replayed: true` and changes nothing.
+         */
+        post: operations["PostbacksController_receivePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox": {
         parameters: {
             query?: never;
@@ -568,6 +656,20 @@ export interface components {
             trialActive: boolean;
             /** Format: date-time */
             trialEndAt?: string;
+        };
+        AccountSettingsResponse: {
+            /** @description Click ids to the networks for links that do not say otherwise (README: Conversions) */
+            attribution: boolean;
+        };
+        AccountSettingsEnvelope: {
+            settings: components["schemas"]["AccountSettingsResponse"];
+        };
+        UpdateSettingsDto: {
+            /**
+             * @description Click ids to the networks for every link that does not say otherwise (a link's own `attribution` wins): the routed URL carries the network's sub-id parameter with the click's record id, so conversions come back attributed (README: Conversions). Off by default: routed URLs stay as they were
+             * @example true
+             */
+            attribution?: boolean;
         };
         DependencyCheckResponse: {
             /** @enum {string} */
@@ -915,6 +1017,8 @@ export interface components {
             notes: string | null;
             /** @description The visitor's query parameters are appended to the destination (README: Query forwarding) */
             forwardQuery: boolean;
+            /** @description Click ids to the networks for this link; null follows the creator's setting (README: Conversions) */
+            attribution: boolean | null;
             /**
              * @description Outcome at creation
              * @enum {string}
@@ -973,10 +1077,15 @@ export interface components {
              * @default false
              */
             forwardQuery?: boolean;
+            /**
+             * @description Click ids to the networks: the routed URL carries the network's sub-id parameter with the click's record id, for conversions to come back attributed (README: Conversions). null follows the creator's setting (PATCH /v1/account/settings)
+             * @default null
+             */
+            attribution?: boolean | null;
         };
         ApiErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED";
+            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED" | "POSTBACK_TOKEN_INVALID" | "CLICK_NOT_IN_SCOPE";
             message: string;
             /** @description VALIDATION_ERROR: field -> messages */
             details?: {
@@ -1064,6 +1173,11 @@ export interface components {
              * @default false
              */
             forwardQuery?: boolean;
+            /**
+             * @description Click ids to the networks: the routed URL carries the network's sub-id parameter with the click's record id, for conversions to come back attributed (README: Conversions). null follows the creator's setting (PATCH /v1/account/settings)
+             * @default null
+             */
+            attribution?: boolean | null;
         };
         DeleteLinkResponse: {
             linkId: string;
@@ -1089,6 +1203,56 @@ export interface components {
             creator_rate_limited: number;
             quota_exhausted: number;
         };
+        NetworkEarningsResponse: {
+            /** @description Counted clicks of the group */
+            clicks: number;
+            /** @description Orders standing (pending or approved; reversed ones taken out), by the day of their first status */
+            conversions: number;
+            /** @description USD at each order’s occurredAt rates, net of reversals */
+            approvedCommissionUsd: number;
+            /** @description USD, not yet approved by the network */
+            pendingCommissionUsd: number;
+            /** @description conversions / clicks; 0 with no clicks */
+            conversionRate: number;
+            /** @description Realised EPC: (approved + pending commission) / clicks, in USD; 0 with no clicks */
+            realisedEpcUsd: number;
+            /** @example awin */
+            networkId: string;
+        };
+        RegionEarningsResponse: {
+            /** @description Counted clicks of the group */
+            clicks: number;
+            /** @description Orders standing (pending or approved; reversed ones taken out), by the day of their first status */
+            conversions: number;
+            /** @description USD at each order’s occurredAt rates, net of reversals */
+            approvedCommissionUsd: number;
+            /** @description USD, not yet approved by the network */
+            pendingCommissionUsd: number;
+            /** @description conversions / clicks; 0 with no clicks */
+            conversionRate: number;
+            /** @description Realised EPC: (approved + pending commission) / clicks, in USD; 0 with no clicks */
+            realisedEpcUsd: number;
+            /** @description The route's region; null for clicks and conversions without one */
+            region: string | null;
+        };
+        EarningsResponse: {
+            /** @description Counted clicks of the group */
+            clicks: number;
+            /** @description Orders standing (pending or approved; reversed ones taken out), by the day of their first status */
+            conversions: number;
+            /** @description USD at each order’s occurredAt rates, net of reversals */
+            approvedCommissionUsd: number;
+            /** @description USD, not yet approved by the network */
+            pendingCommissionUsd: number;
+            /** @description conversions / clicks; 0 with no clicks */
+            conversionRate: number;
+            /** @description Realised EPC: (approved + pending commission) / clicks, in USD; 0 with no clicks */
+            realisedEpcUsd: number;
+            /** @description Most commission first */
+            byNetwork: components["schemas"]["NetworkEarningsResponse"][];
+            /** @description Most commission first */
+            byRegion: components["schemas"]["RegionEarningsResponse"][];
+        };
         LinkAnalyticsResponse: {
             linkId: string;
             /** Format: date */
@@ -1102,6 +1266,8 @@ export interface components {
             excludedHits: components["schemas"]["ExcludedHitsResponse"];
             /** @description USD: the normalised EPC of the routes the rate-limited and over-quota visitors would have taken, summed */
             revenueNotEarnedUsd: components["schemas"]["RevenueNotEarnedResponse"];
+            /** @description Beyond [S]: the link's conversions and commission in the period, per network and region (README "Conversions") */
+            earnings: components["schemas"]["EarningsResponse"];
         };
         LinkPreviewResponse: {
             /** @example DE */
@@ -1191,7 +1357,12 @@ export interface components {
              * @description Start of the bucket, UTC
              */
             start: string;
-            clicks: number;
+            /** @description With `metric=clicks` (the default) */
+            clicks?: number;
+            /** @description With `metric=conversions`: net of reversals */
+            conversions?: number;
+            /** @description With `metric=commissionUsd`: approved plus pending, USD */
+            commissionUsd?: number;
             /** @description Distinct visitors of the day’s counted clicks (one per visitor and UTC day; HyperLogLog, about 0.81% standard error), of the link with `linkId`, else of the key’s environment. Only in `interval=day` buckets of the ungrouped series (`groupBy=none`): there is no sketch per hour or per group, and the field is then absent. */
             uniqueVisitors?: number;
         };
@@ -1210,6 +1381,8 @@ export interface components {
             to: string;
             /** @enum {string} */
             groupBy: "none" | "country" | "device" | "network" | "outcome";
+            /** @enum {string} */
+            metric: "clicks" | "conversions" | "commissionUsd";
             series: components["schemas"]["TimeseriesSeriesResponse"][];
         };
         MerchantBreakdownResponse: {
@@ -1235,6 +1408,26 @@ export interface components {
             /** @enum {string} */
             preset: "default" | "link_in_bio" | "long_form";
             clicks: number;
+        };
+        SummaryEarningsResponse: {
+            /** @description Counted clicks of the group */
+            clicks: number;
+            /** @description Orders standing (pending or approved; reversed ones taken out), by the day of their first status */
+            conversions: number;
+            /** @description USD at each order’s occurredAt rates, net of reversals */
+            approvedCommissionUsd: number;
+            /** @description USD, not yet approved by the network */
+            pendingCommissionUsd: number;
+            /** @description conversions / clicks; 0 with no clicks */
+            conversionRate: number;
+            /** @description Realised EPC: (approved + pending commission) / clicks, in USD; 0 with no clicks */
+            realisedEpcUsd: number;
+            /** @description Most commission first */
+            byNetwork: components["schemas"]["NetworkEarningsResponse"][];
+            /** @description Most commission first */
+            byRegion: components["schemas"]["RegionEarningsResponse"][];
+            /** @description Conversions with no stored click of the key’s scope behind them: counted in the totals and per network, under region null */
+            unattributedConversions: number;
         };
         AnalyticsSummaryResponse: {
             /**
@@ -1267,6 +1460,8 @@ export interface components {
             /** @description Clicks that went through a network, per network; passthrough clicks use none, so the clicks here add up to totalClicks - passthroughClicks */
             byNetwork: components["schemas"]["NetworkBreakdownResponse"][];
             byPreset: components["schemas"]["PresetBreakdownResponse"][];
+            /** @description Beyond [S]: the conversions the networks reported for the period (README "Conversions"): approved and pending commission in USD, conversion rate and realised EPC, in total, per network and per region */
+            earnings: components["schemas"]["SummaryEarningsResponse"];
         };
         FxRatesResponse: {
             /**
@@ -1315,6 +1510,128 @@ export interface components {
              */
             source: "primary" | "fallback" | "snapshot";
         };
+        ConversionResponse: {
+            /** @example 01JDA3M2B7X9Q4W8E6R5T1Y0UZ */
+            id: string;
+            /** @enum {string} */
+            networkId: "awin" | "cj" | "impact" | "partnerize" | "cuelinks" | "rakuten_affiliate" | "involve_asia" | "amazon_associates" | "flipkart_affiliate" | "noon_affiliates" | "jumia_kol" | "takealot_affiliates";
+            /** @example 114-3941689-8772232 */
+            orderId: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "reversed";
+            /**
+             * @description How it came in
+             * @enum {string}
+             */
+            source: "api" | "postback" | "import";
+            /** @description As the network sent it */
+            clickId: string | null;
+            /** @description Whether the click id named a stored click of the caller */
+            attributed: boolean;
+            /** @description The click's link */
+            linkId: string | null;
+            merchantId: string | null;
+            /** @description The click's route region */
+            region: string | null;
+            visitorCountry: string | null;
+            deviceClass: string | null;
+            /** @example 129.99 */
+            saleAmount: number;
+            /** @example 5.2 */
+            commission: number;
+            /** @enum {string} */
+            currency: "USD" | "GBP" | "EUR" | "INR" | "CAD" | "AUD" | "JPY" | "SGD" | "MYR" | "THB" | "IDR" | "PHP" | "AED" | "SAR" | "EGP" | "NGN" | "ZAR" | "BRL" | "MXN" | "ARS" | "KRW" | "TWD" | "VND";
+            /** @description saleAmount at occurredAt's rates */
+            saleAmountUsd: number;
+            /** @description commission at occurredAt's rates */
+            commissionUsd: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: date-time */
+            recordedAt: string;
+        };
+        RecordedConversionResponse: {
+            /** @description Zero-based position in the request */
+            index: number;
+            /** @description True when this network, order id and status were recorded before: nothing changed, and `conversion` is the earlier record */
+            replayed: boolean;
+            conversion: components["schemas"]["ConversionResponse"];
+        };
+        FailedConversionResponse: {
+            index: number;
+            orderId: string | null;
+            error: components["schemas"]["ApiErrorBody"];
+        };
+        RecordConversionsResponse: {
+            recorded: components["schemas"]["RecordedConversionResponse"][];
+            failed: components["schemas"]["FailedConversionResponse"][];
+            totalRequested: number;
+            /** @description Newly recorded (not replayed) */
+            totalRecorded: number;
+            totalReplayed: number;
+            totalFailed: number;
+        };
+        ConversionInputDto: {
+            /**
+             * @example amazon_associates
+             * @enum {string}
+             */
+            networkId: "awin" | "cj" | "impact" | "partnerize" | "cuelinks" | "rakuten_affiliate" | "involve_asia" | "amazon_associates" | "flipkart_affiliate" | "noon_affiliates" | "jumia_kol" | "takealot_affiliates";
+            /**
+             * @description The sub-id the network sent back: the click's record id (`/r/:id` appends it with attribution on). Unknown or absent: the conversion is kept unattributed
+             * @example 01JD5ZQ7X6M3W1H8K2C4N9P0RT
+             */
+            clickId?: string | null;
+            /** @example 114-3941689-8772232 */
+            orderId: string;
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "reversed";
+            /**
+             * @description In `currency`
+             * @example 129.99
+             */
+            saleAmount: number;
+            /**
+             * @description In `currency`. A reversal takes out what the order counted, whatever its own commission says
+             * @example 5.2
+             */
+            commission: number;
+            /**
+             * @example USD
+             * @enum {string}
+             */
+            currency: "USD" | "GBP" | "EUR" | "INR" | "CAD" | "AUD" | "JPY" | "SGD" | "MYR" | "THB" | "IDR" | "PHP" | "AED" | "SAR" | "EGP" | "NGN" | "ZAR" | "BRL" | "MXN" | "ARS" | "KRW" | "TWD" | "VND";
+            /**
+             * Format: date-time
+             * @description When the order happened; the amounts are converted to USD at that day's rates
+             * @example 2026-11-20T14:03:00Z
+             */
+            occurredAt: string;
+        };
+        RecordConversionsDto: {
+            conversions: components["schemas"]["ConversionInputDto"][];
+        };
+        PostbackTokenResponse: {
+            /**
+             * @description Shown once: only its hash is stored. A new one replaces the old at once
+             * @example lp_pb_5Jx0m2Qd8k1Vt7Yc3Rb9Lw4Hn6Fg
+             */
+            token: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            /**
+             * @description The postback URL to give the networks, `{networkId}` to be replaced
+             * @example https://api.linkpilot.example/postbacks/lp_pb_5Jx0m2Qd8k1Vt7Yc3Rb9Lw4Hn6Fg/{networkId}
+             */
+            postbackUrlTemplate: string;
+        };
+        PostbackResponse: {
+            replayed: boolean;
+            conversion: components["schemas"]["ConversionResponse"];
+        };
         SandboxResetResponse: {
             /** @enum {string} */
             environment: "test";
@@ -1322,12 +1639,14 @@ export interface components {
             deletedLinks: number;
             /** @description Test click records removed */
             deletedClicks: number;
+            /** @description Test conversions removed (their earnings with them) */
+            deletedConversions: number;
         };
         WebhookWithSecretResponse: {
             readonly id: string;
             /** Format: uri */
             url: string;
-            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed")[];
+            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed" | "conversion.recorded" | "conversion.reversed")[];
             description: string | null;
             allowedOrigins: string[];
             enabled: boolean;
@@ -1357,7 +1676,7 @@ export interface components {
              * @description https; refused when the host resolves to a private, loopback or link-local address
              */
             url: string;
-            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed")[];
+            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed" | "conversion.recorded" | "conversion.reversed")[];
             description?: string;
             /**
              * @description Browser origins of this integration
@@ -1376,7 +1695,7 @@ export interface components {
             readonly id: string;
             /** Format: uri */
             url: string;
-            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed")[];
+            events: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed" | "conversion.recorded" | "conversion.reversed")[];
             description: string | null;
             allowedOrigins: string[];
             enabled: boolean;
@@ -1404,7 +1723,7 @@ export interface components {
              * @description https; refused when the host resolves to a private, loopback or link-local address
              */
             url?: string;
-            events?: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed")[];
+            events?: ("account.usage_warning" | "link.health_changed" | "commission_rate.changed" | "conversion.recorded" | "conversion.reversed")[];
             description?: string;
             /**
              * @description Browser origins of this integration
@@ -1526,6 +1845,164 @@ export interface operations {
                 };
             };
             /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AccountController_getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountSettingsEnvelope"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AccountController_updateSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountSettingsEnvelope"];
+                    };
+                };
+            };
+            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request body over 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2768,6 +3245,8 @@ export interface operations {
                 to?: string;
                 /** @description One of the caller's links */
                 linkId?: string;
+                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only) */
+                metric?: "clicks" | "conversions" | "commissionUsd";
                 groupBy?: "none" | "country" | "device" | "network" | "outcome";
             };
             header?: never;
@@ -2985,6 +3464,351 @@ export interface operations {
             };
             /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): FX_DATA_UNAVAILABLE, KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ConversionsController_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordConversionsDto"];
+            };
+        };
+        responses: {
+            207: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RecordConversionsResponse"];
+                    };
+                };
+            };
+            /** @description No items, more than 1,000, or a body that is not a list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request body over 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ConversionsController_rotatePostbackToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PostbackTokenResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PostbacksController_receiveGet: {
+        parameters: {
+            query?: {
+                /** @description The sub-id the network sends back (the click record id) */
+                clickId?: unknown;
+                /** @description Required: the order id */
+                orderId?: unknown;
+                /** @description The network's status word (pending, approved, locked, declined, ...); default pending */
+                status?: unknown;
+                /** @description Default 0 */
+                saleAmount?: unknown;
+                /** @description Required */
+                commission?: unknown;
+                /** @description Default USD */
+                currency?: unknown;
+                /** @description ISO 8601 or epoch seconds; default: when the postback arrives */
+                occurredAt?: unknown;
+            };
+            header?: never;
+            path: {
+                token: string;
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PostbackResponse"];
+                    };
+                };
+            };
+            /** @description A field missing or invalid once mapped */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Unknown or replaced token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The click id is another creator's or environment's click */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PostbacksController_receivePost: {
+        parameters: {
+            query?: {
+                /** @description The sub-id the network sends back (the click record id) */
+                clickId?: unknown;
+                /** @description Required: the order id */
+                orderId?: unknown;
+                /** @description The network's status word (pending, approved, locked, declined, ...); default pending */
+                status?: unknown;
+                /** @description Default 0 */
+                saleAmount?: unknown;
+                /** @description Required */
+                commission?: unknown;
+                /** @description Default USD */
+                currency?: unknown;
+                /** @description ISO 8601 or epoch seconds; default: when the postback arrives */
+                occurredAt?: unknown;
+            };
+            header?: never;
+            path: {
+                token: string;
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PostbackResponse"];
+                    };
+                };
+            };
+            /** @description A field missing or invalid once mapped */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Unknown or replaced token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The click id is another creator's or environment's click */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request body over 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

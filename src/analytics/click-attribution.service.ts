@@ -42,12 +42,12 @@ export class ClickAttributionService {
 
   async findByRecordIds(recordIds: readonly string[]): Promise<Map<string, ClickAttribution>> {
     if (recordIds.length === 0) return new Map();
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<ClickRow[]>(
       `SELECT record_id, creator_id, environment, link_id, merchant_id, network_id, region,
               visitor_country, device_class, clicked_at
          FROM clicks WHERE record_id = ANY($1::varchar[])`,
       [[...new Set(recordIds)]],
-    )) as ClickRow[];
+    );
     return new Map(
       rows.map((row) => [
         row.record_id,

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { EarningsFigures, EarningsGroups } from './conversion-rollup-reads.repository';
 
 /** A group's conversions and commission beside its counted clicks. */
-export class EarningsFiguresResponse {
+class EarningsFiguresResponse {
   @ApiProperty({ minimum: 0, description: 'Counted clicks of the group' }) clicks: number;
   @ApiProperty({
     description:
@@ -54,7 +54,7 @@ export class SummaryEarningsResponse extends EarningsResponse {
 
 const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
 
-export function toEarningsFigures(figures: EarningsFigures): EarningsFiguresResponse {
+function toEarningsFigures(figures: EarningsFigures): EarningsFiguresResponse {
   const commission = figures.approvedCommissionUsd + figures.pendingCommissionUsd;
   return {
     clicks: figures.clicks,

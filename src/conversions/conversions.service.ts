@@ -124,7 +124,9 @@ export class ConversionsService {
     outcomes: ConversionOutcome[],
   ): Promise<PreparedConversion[]> {
     const clicks = await this.clicks.findByRecordIds(
-      valid.flatMap(({ input }) => (input.clickId == null ? [] : [input.clickId])),
+      valid.flatMap(({ input }) =>
+        input.clickId === undefined || input.clickId === null ? [] : [input.clickId],
+      ),
     );
     const ratesByDay = new Map<string, Promise<FxRates>>();
     const ratesOn = (occurredAt: Date): Promise<FxRates> => {
@@ -139,7 +141,10 @@ export class ConversionsService {
     };
     const prepared: PreparedConversion[] = [];
     for (const { index, input } of valid) {
-      const click = input.clickId == null ? undefined : clicks.get(input.clickId);
+      const click =
+        input.clickId === undefined || input.clickId === null
+          ? undefined
+          : clicks.get(input.clickId);
       if (
         click !== undefined &&
         (click.creatorId !== scope.creatorId || click.environment !== scope.environment)

@@ -26,11 +26,12 @@ describe('Click ids to the networks (e2e)', () => {
   };
   const storedRecordIds = async (linkId: string): Promise<string[]> => {
     await t.app.get(ClickStreamConsumer).drainOnce();
-    const rows = (await t.app
+    const rows = await t.app
       .get(DataSource)
-      .query(`SELECT record_id FROM clicks WHERE link_id = $1 ORDER BY clicked_at`, [linkId])) as {
-      record_id: string;
-    }[];
+      .query<{ record_id: string }[]>(
+        `SELECT record_id FROM clicks WHERE link_id = $1 ORDER BY clicked_at`,
+        [linkId],
+      );
     return rows.map((row) => row.record_id);
   };
   /** Turns the creator's attribution on and waits until the edge routes with it. */

@@ -285,11 +285,11 @@ describe('Conversions (e2e)', () => {
     await record(api, [order, { ...order, status: 'reversed' }]);
     await record(api, [order, { ...order, status: 'reversed' }]);
 
-    const events = (await t.app.get(DataSource).query(
+    const events = await t.app.get(DataSource).query<{ type: string; status: string }[]>(
       `SELECT type, data->>'status' AS status FROM webhook_events
           WHERE creator_id = $1 AND data->>'orderId' = $2 ORDER BY id`,
       [creator.creatorId, order.orderId],
-    )) as { type: string; status: string }[];
+    );
     expect(events).toEqual([
       { type: 'conversion.recorded', status: 'approved' },
       { type: 'conversion.reversed', status: 'reversed' },
@@ -347,11 +347,12 @@ describe('Conversions (e2e)', () => {
     expect(first.json.import.errors[0].message).toContain('orderId');
     expect(first.json.import.errors[1].message).toContain('commission');
     expect(second.json.import).toMatchObject({ recorded: 0, replayed: 1, failed: 2 });
-    const [row] = (await t.app
+    const [row] = await t.app
       .get(DataSource)
-      .query(`SELECT link_id, source, commission_usd FROM conversions WHERE order_id = $1`, [
-        orderId,
-      ])) as { link_id: string; source: string; commission_usd: string }[];
+      .query<{ link_id: string; source: string; commission_usd: string }[]>(
+        `SELECT link_id, source, commission_usd FROM conversions WHERE order_id = $1`,
+        [orderId],
+      );
     expect([row.link_id, row.source, Number(row.commission_usd)]).toEqual([
       click.linkId,
       'import',
