@@ -50,7 +50,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   addErrorAnswers(document);
   // The postbacks live outside /v1 (bootstrap.ts): their paths name the origin's root.
   for (const [path, item] of Object.entries(document.paths)) {
-    if (path.startsWith('/postbacks/')) item.servers = [{ url: '/', description: 'Outside /v1' }];
+    if (!path.startsWith('/postbacks/')) continue;
+    for (const operation of [item.get, item.post]) {
+      if (operation !== undefined) operation.servers = [{ url: '/', description: 'Outside /v1' }];
+    }
   }
   // After the error rules: these routes answer by their own (plain JSON, the edge's answers).
   addOutsideApiPaths(document.paths);

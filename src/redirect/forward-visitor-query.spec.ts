@@ -5,9 +5,19 @@ const ROUTED =
   'https://www.amazon.com/dp/B0BDHWDR12?tag=creator-20&utm_source=linkpilot&utm_medium=affiliate';
 
 describe('PROTECTED_QUERY_PARAMS', () => {
-  it('should be the tracking parameters the README lists (update both together)', () => {
+  it('should be the tracking and sub-id parameters the README lists (update both together)', () => {
     expect([...PROTECTED_QUERY_PARAMS].sort()).toEqual(
       [
+        // The networks' sub-id parameters (README "Conversions").
+        'aff_sub2',
+        'affextparam1',
+        'ascsubtag',
+        'pubref',
+        'sid',
+        'sub_id',
+        'subid',
+        'subid1',
+        'u1',
         'aff_id',
         'aff_sub',
         'affid',

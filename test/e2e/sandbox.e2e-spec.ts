@@ -209,6 +209,17 @@ describe('Test-key sandbox (e2e)', () => {
         account: await account('live'),
         counter: await liveQuotaCounter(),
       };
+      const conversion = {
+        networkId: 'awin',
+        orderId: `SANDBOX-${own.test.linkId}`,
+        status: 'pending',
+        saleAmount: 10,
+        commission: 1,
+        currency: 'USD',
+        occurredAt: new Date().toISOString(),
+      };
+      await api.test.post('/v1/conversions', { conversions: [conversion] }).expect(207);
+      await api.live.post('/v1/conversions', { conversions: [conversion] }).expect(207);
 
       const response = await api.test.delete('/v1/sandbox').expect(200);
 
@@ -216,7 +227,11 @@ describe('Test-key sandbox (e2e)', () => {
         environment: 'test',
         deletedLinks: 2,
         deletedClicks: 1,
+        deletedConversions: 1,
       });
+      const summary = (env: 'live' | 'test') => api[env].get('/v1/analytics/summary').expect(200);
+      expect((await summary('test')).body.data.earnings.conversions).toBe(0);
+      expect((await summary('live')).body.data.earnings.conversions).toBe(1);
       expect((await api.test.get('/v1/links').expect(200)).body.data.items).toEqual([]);
       expect(await clickLinkIds('test')).toEqual([]);
       expect((await account('test')).clicksUsedThisPeriod).toBe(0);
@@ -251,6 +266,7 @@ describe('Test-key sandbox (e2e)', () => {
           environment: 'test',
           deletedLinks: 1,
           deletedClicks: 0,
+          deletedConversions: 0,
         },
       });
       expect(unknown).toBe(1);
