@@ -431,6 +431,14 @@ describe('Analytics (e2e)', () => {
             { preset: 'link_in_bio', clicks: 3 },
             { preset: 'long_form', clicks: 2 },
           ],
+          // No conversions: the clicks beside zeros (the earnings' own suite: conversions).
+          earnings: expect.objectContaining({
+            clicks: 12,
+            conversions: 0,
+            approvedCommissionUsd: 0,
+            pendingCommissionUsd: 0,
+            realisedEpcUsd: 0,
+          }),
         },
       });
       const { data } = response.body;
@@ -512,6 +520,17 @@ describe('Analytics (e2e)', () => {
         byMerchant: [],
         byNetwork: [],
         byPreset: [],
+        earnings: {
+          clicks: 0,
+          conversions: 0,
+          approvedCommissionUsd: 0,
+          pendingCommissionUsd: 0,
+          conversionRate: 0,
+          realisedEpcUsd: 0,
+          unattributedConversions: 0,
+          byNetwork: [],
+          byRegion: [],
+        },
       });
     });
 

@@ -79,6 +79,7 @@ describe('Links (e2e)', () => {
         lastHealthCheckAt: null,
         notes: null,
         forwardQuery: false,
+        attribution: null,
         outcome: 'routed',
         crcTrace: expect.objectContaining({
           winner: expect.objectContaining({
