@@ -660,6 +660,11 @@ export interface components {
         AccountSettingsResponse: {
             /** @description Click ids to the networks for links that do not say otherwise (README: Conversions) */
             attribution: boolean;
+            /**
+             * @description How the creator's links choose a route (docs/routing.md section 10)
+             * @enum {string}
+             */
+            routingMode: "hinted" | "learned";
         };
         AccountSettingsEnvelope: {
             settings: components["schemas"]["AccountSettingsResponse"];
@@ -670,6 +675,12 @@ export interface components {
              * @example true
              */
             attribution?: boolean;
+            /**
+             * @description How the creator's links choose a route: `hinted` scores each candidate by the knowledge base's EPC hint; `learned` blends the hint with the creator's own realised EPC per merchant, network and region over a trailing window (docs/routing.md section 10)
+             * @example hinted
+             * @enum {string}
+             */
+            routingMode?: "hinted" | "learned";
         };
         DependencyCheckResponse: {
             /** @enum {string} */
@@ -1885,7 +1896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1903,7 +1914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1912,7 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1948,7 +1959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: VALIDATION_ERROR (details name each field), INVALID_URL, or a routing refusal (NO_ROUTING_CANDIDATES, NETWORK_OVERRIDE_UNAVAILABLE, ...) */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1966,7 +1977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1993,7 +2004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2002,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,7 +3509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No items, more than 1,000, or a body that is not a list */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): BULK_LIMIT_EXCEEDED, VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3516,7 +3527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3543,7 +3554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,7 +3563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3593,7 +3604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, ENTERPRISE_TIER_REQUIRED, IP_NOT_ALLOWLISTED, TEST_KEY_REQUIRED */
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Rate limit (RATE_LIMIT_EXCEEDED, with Retry-After and X-RateLimit-*) or too many failed authentications from this address */
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3620,7 +3631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description A backing store or data source is unavailable: KV_ERROR, FX_DATA_UNAVAILABLE, DATABASE_UNAVAILABLE; or a statement ran past its timeout: DATABASE_STATEMENT_TIMEOUT */
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3670,7 +3681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field missing or invalid once mapped */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3679,7 +3690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Unknown or replaced token */
+            /** @description Missing, malformed, unknown or revoked API key: POSTBACK_TOKEN_INVALID, UNAUTHORIZED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3688,7 +3699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The click id is another creator's or environment's click */
+            /** @description The key's plan or address may not call this: CLICK_NOT_IN_SCOPE, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,7 +3708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3762,7 +3773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field missing or invalid once mapped */
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3771,7 +3782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description Unknown or replaced token */
+            /** @description Missing, malformed, unknown or revoked API key: POSTBACK_TOKEN_INVALID, UNAUTHORIZED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +3791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description The click id is another creator's or environment's click */
+            /** @description The key's plan or address may not call this: CLICK_NOT_IN_SCOPE, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3789,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorEnvelope"];
                 };
             };
-            /** @description No such resource for this key and environment: LINK_NOT_FOUND, MERCHANT_NOT_FOUND, NOT_FOUND */
+            /** @description No such resource for this key and environment: NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { AccountSettingsEnvelope } from './account-settings.response';
-import { CreatorEntity } from './creator.entity';
+import { CreatorsRepository } from './creators.repository';
 import { UpdateSettingsDto } from './dto/update-settings.dto';
 
 /**
@@ -14,25 +12,26 @@ import { UpdateSettingsDto } from './dto/update-settings.dto';
  */
 @Injectable()
 export class AccountSettingsService {
-  constructor(
-    @InjectRepository(CreatorEntity) private readonly creators: Repository<CreatorEntity>,
-  ) {}
+  constructor(private readonly creators: CreatorsRepository) {}
 
   async update(creatorId: string, changes: UpdateSettingsDto): Promise<AccountSettingsEnvelope> {
-    if (changes.attribution === undefined) {
+    if (changes.attribution === undefined && changes.routingMode === undefined) {
       throw new AppError(ErrorCode.VALIDATION_ERROR, 'Send at least one setting to change.', {
         body: ['must contain at least one setting'],
       });
     }
-    await this.creators.update({ id: creatorId }, { attribution: changes.attribution });
+    await this.creators.updateAccountSettings(creatorId, {
+      attribution: changes.attribution,
+      routingMode: changes.routingMode,
+    });
     return this.get(creatorId);
   }
 
   async get(creatorId: string): Promise<AccountSettingsEnvelope> {
-    const creator = await this.creators.findOneBy({ id: creatorId });
+    const creator = await this.creators.findWithPlan(creatorId);
     if (creator === null) {
       throw new AppError(ErrorCode.CREATOR_NOT_FOUND, `Creator ${creatorId} not found.`);
     }
-    return { settings: { attribution: creator.attribution } };
+    return { settings: { attribution: creator.attribution, routingMode: creator.routingMode } };
   }
 }

@@ -10,6 +10,6 @@ import { PlansRepository } from './plans.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([CreatorEntity, PlanEntity])],
   providers: [CreatorsRepository, PlansRepository, CreatorsService],
-  exports: [CreatorsService],
+  exports: [CreatorsService, CreatorsRepository],
 })
 export class CreatorsModule {}

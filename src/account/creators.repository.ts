@@ -72,6 +72,17 @@ export class CreatorsRepository {
     await this.creators.update({ id: creatorId }, settings);
   }
 
+  /** PATCH /v1/account/settings: the settings given change (undefined ones stay). */
+  async updateAccountSettings(
+    creatorId: string,
+    settings: Partial<Pick<CreatorEntity, 'attribution' | 'routingMode'>>,
+  ): Promise<void> {
+    const given = Object.fromEntries(
+      Object.entries(settings).filter(([, value]) => value !== undefined),
+    ) as Partial<Pick<CreatorEntity, 'attribution' | 'routingMode'>>;
+    await this.creators.update({ id: creatorId }, given);
+  }
+
   /** The creator with its plan row; null when there is no such creator. */
   findWithPlan(creatorId: string): Promise<(CreatorEntity & { plan?: PlanEntity }) | null> {
     return this.creators.findOne({ where: { id: creatorId }, relations: { plan: true } });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClickAttributionRepository } from './click-attribution.repository';
 import { ClickAttributionService } from './click-attribution.service';
 
 /**
@@ -6,7 +7,7 @@ import { ClickAttributionService } from './click-attribution.service';
  * needs it without the analytics reads and their pools.
  */
 @Module({
-  providers: [ClickAttributionService],
+  providers: [ClickAttributionRepository, ClickAttributionService],
   exports: [ClickAttributionService],
 })
 export class ClickAttributionModule {}

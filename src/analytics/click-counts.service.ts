@@ -1,8 +1,6 @@
 import type { KeyEnvironment } from '../common/access/auth-context';
 import { Injectable } from '@nestjs/common';
-import { ClickRollupReadsRepository, type RouteClicks } from './click-rollup-reads.repository';
-
-export type { RouteClicks };
+import { ClickRollupReadsRepository } from './click-rollup-reads.repository';
 
 /** Counts of stored clicks that other modules need (quota rebuilds, account usage). */
 @Injectable()
@@ -17,17 +15,5 @@ export class ClickCountsService {
    */
   countSince(creatorId: string, environment: KeyEnvironment, periodStart: string): Promise<number> {
     return this.rollups.countSince(creatorId, environment, periodStart);
-  }
-
-  /**
-   * A creator's counted clicks per route (merchant, network, region) from a UTC day on, for
-   * learned routing; on the serving pool, read off the click path and cached by the caller.
-   */
-  countPerRouteSince(
-    creatorId: string,
-    environment: KeyEnvironment,
-    fromDay: string,
-  ): Promise<RouteClicks[]> {
-    return this.rollups.countPerRouteSince(creatorId, environment, fromDay);
   }
 }

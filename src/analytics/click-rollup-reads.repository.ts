@@ -303,40 +303,4 @@ export class ClickRollupReadsRepository {
     );
     return Number(rows[0]?.clicks ?? 0);
   }
-
-  /**
-   * Counted clicks of a creator's environment per merchant, network and region from a UTC day
-   * on, from the link rollup (the only one holding the region; read through its creator-hour
-   * index). Clicks through no network (passthrough) are left out.
-   */
-  async countPerRouteSince(
-    creatorId: string,
-    environment: KeyEnvironment,
-    fromDay: string,
-  ): Promise<RouteClicks[]> {
-    const rows = await this.serving.query<
-      { merchant_id: string; network_id: NetworkId; region: string; clicks: string }[]
-    >(
-      `SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
-         FROM click_rollup_links
-        WHERE creator_id = $1 AND environment = $2 AND hour >= $3::timestamptz
-          AND merchant_id IS NOT NULL AND network_id IS NOT NULL AND region IS NOT NULL
-        GROUP BY 1, 2, 3`,
-      [creatorId, environment, startOfDay(fromDay)],
-    );
-    return rows.map((row) => ({
-      merchantId: row.merchant_id,
-      networkId: row.network_id,
-      region: row.region,
-      clicks: Number(row.clicks),
-    }));
-  }
-}
-
-/** A creator's counted clicks on one route (merchant, network, region). */
-export interface RouteClicks {
-  merchantId: string;
-  networkId: NetworkId;
-  region: string;
-  clicks: number;
 }

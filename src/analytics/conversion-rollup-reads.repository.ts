@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
 import { startOfDay, startOfNextDay } from './analytics-dates';
 import type { DayRange, QuerySource } from './click-rollup-reads.repository';
@@ -113,6 +115,8 @@ const figuresOf = (row: FiguresRow | undefined): EarningsFigures => ({
  */
 @Injectable()
 export class ConversionRollupReadsRepository {
+  constructor(@InjectDataSource() private readonly serving: DataSource) {}
+
   /**
    * Totals and per-network and per-region figures of the scope (or of one link) over
    * inclusive days. Clicks through no network (passthrough) count in the totals only.
@@ -226,14 +230,23 @@ export class ConversionRollupReadsRepository {
    * clicks and no conversions answer commission 0; clicks through no network are left out.
    */
   async realisedEpcByRoute(
-    source: QuerySource,
     creatorId: string,
     environment: KeyEnvironment,
     merchantIds: readonly string[],
     sinceDay: string,
   ): Promise<RealisedEpcRow[]> {
     if (merchantIds.length === 0) return [];
-    const rows = (await source.query(
+    const rows = await this.serving.query<
+      {
+        merchant_id: string;
+        network_id: string;
+        region: string | null;
+        clicks: string;
+        conversions: string;
+        approved: string;
+        pending: string;
+      }[]
+    >(
       `WITH click_groups AS (
          SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
            FROM click_rollup_links
@@ -259,15 +272,7 @@ export class ConversionRollupReadsRepository {
           AND coalesce(c.region, '') = coalesce(v.region, '')
         ORDER BY 1, 2, 3 NULLS LAST`,
       [creatorId, environment, [...merchantIds], startOfDay(sinceDay)],
-    )) as {
-      merchant_id: string;
-      network_id: string;
-      region: string | null;
-      clicks: string;
-      conversions: string;
-      approved: string;
-      pending: string;
-    }[];
+    );
     return rows.map((row) => {
       const approvedCommissionUsd = Number(row.approved);
       const pendingCommissionUsd = Number(row.pending);

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { KeyEnvironment } from '../common/access/auth-context';
 import {
   ConversionRollupReadsRepository,
@@ -15,10 +13,7 @@ import {
  */
 @Injectable()
 export class RealisedEpcService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly reads: ConversionRollupReadsRepository,
-  ) {}
+  constructor(private readonly reads: ConversionRollupReadsRepository) {}
 
   realisedEpcByRoute(
     creatorId: string,
@@ -26,12 +21,6 @@ export class RealisedEpcService {
     merchantIds: readonly string[],
     sinceDay: string,
   ): Promise<RealisedEpcRow[]> {
-    return this.reads.realisedEpcByRoute(
-      this.dataSource,
-      creatorId,
-      environment,
-      merchantIds,
-      sinceDay,
-    );
+    return this.reads.realisedEpcByRoute(creatorId, environment, merchantIds, sinceDay);
   }
 }

@@ -9,6 +9,7 @@ import { ConversionsRepository } from './conversions.repository';
 import { ConversionsService } from './conversions.service';
 import { ConversionImportService } from './conversion-import.service';
 import { PostbackTokenEntity } from './postback-token.entity';
+import { PostbackTokensRepository } from './postback-tokens.repository';
 import { PostbackTokensService } from './postback-tokens.service';
 import { PostbacksController } from './postbacks.controller';
 
@@ -25,6 +26,7 @@ import { PostbacksController } from './postbacks.controller';
     ConversionsRepository,
     ConversionsService,
     PostbackTokensService,
+    PostbackTokensRepository,
     ConversionImportService,
   ],
   exports: [ConversionsService, ConversionImportService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
+import { asTransaction, managerOf, type Transaction } from '../database/transaction';
 import type { RecordScope } from '../common/access/auth-context';
 import { ConversionEntity } from './conversion.entity';
 
@@ -26,7 +27,7 @@ export class ConversionsRepository {
   withOrders<T>(
     scope: RecordScope,
     orderKeys: readonly { networkId: string; orderId: string }[],
-    work: (existing: ConversionEntity[], manager: EntityManager) => Promise<T>,
+    work: (existing: ConversionEntity[], transaction: Transaction) => Promise<T>,
   ): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       const lockNames = [...new Set(orderKeys.map(orderKeyOf))].map(
@@ -50,11 +51,12 @@ export class ConversionsRepository {
         order: { recordedAt: 'ASC', id: 'ASC' },
       });
       const existing = candidates.filter((row) => wanted.has(orderKeyOf(row)));
-      return work(existing, manager);
+      return work(existing, asTransaction(manager));
     });
   }
 
-  async insertAll(rows: readonly ConversionEntity[], manager: EntityManager): Promise<void> {
+  async insertAll(rows: readonly ConversionEntity[], transaction: Transaction): Promise<void> {
+    const manager = managerOf(transaction);
     // 26 columns a row: 2,000 rows stay under PostgreSQL's 65,535 parameters.
     for (let start = 0; start < rows.length; start += 2_000) {
       await manager.insert(ConversionEntity, rows.slice(start, start + 2_000));

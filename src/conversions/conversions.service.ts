@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { EntityManager } from 'typeorm';
 import { ClickAttribution, ClickAttributionService } from '../analytics/click-attribution.service';
 import type { RecordScope } from '../common/access/auth-context';
 import { Clock } from '../common/clock';
@@ -10,6 +9,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { toValidationDetails } from '../common/errors/validation-details';
 import { newUlid } from '../common/ids';
 import { findMalformedText, toMalformedTextError } from '../common/validators/malformed-text';
+import type { Transaction } from '../database/transaction';
 import { EventOutboxService } from '../events/event-outbox.service';
 import { FxService } from '../fx/fx.service';
 
@@ -182,7 +182,7 @@ export class ConversionsService {
     return this.repository.withOrders(
       scope,
       prepared.map(({ input }) => input),
-      async (existing, manager) => {
+      async (existing, transaction) => {
         const byOrder = new Map<string, ConversionEntity[]>();
         for (const row of existing) pushTo(byOrder, orderKeyOf(row), row);
         const outcomes: ConversionOutcome[] = [];
@@ -207,8 +207,8 @@ export class ConversionsService {
             conversion: toConversionResponse(row),
           });
         }
-        await this.repository.insertAll(added, manager);
-        await this.publish(scope, added, manager);
+        await this.repository.insertAll(added, transaction);
+        await this.publish(scope, added, transaction);
         return outcomes;
       },
     );
@@ -217,11 +217,11 @@ export class ConversionsService {
   private async publish(
     scope: RecordScope,
     rows: readonly ConversionEntity[],
-    manager: EntityManager,
+    transaction: Transaction,
   ): Promise<void> {
     for (const row of rows) {
       const type = row.status === 'reversed' ? 'conversion.reversed' : 'conversion.recorded';
-      await this.events.publish(scope, type, eventDataOf(row), { manager });
+      await this.events.publish(scope, type, eventDataOf(row), { transaction });
     }
   }
 

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
 import type { RecordScope } from '../common/access/auth-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
 import { PostbackTokenResponse } from './conversion.response';
-import { PostbackTokenEntity } from './postback-token.entity';
+import { PostbackTokensRepository } from './postback-tokens.repository';
 
 const TOKEN_PREFIX = 'lp_pb_';
 /** 32 bytes of randomness, base64url: 43 characters. */
@@ -25,22 +23,18 @@ const hashOf = (token: string): string => createHash('sha256').update(token).dig
 @Injectable()
 export class PostbackTokensService {
   constructor(
-    @InjectRepository(PostbackTokenEntity)
-    private readonly tokens: Repository<PostbackTokenEntity>,
+    private readonly tokens: PostbackTokensRepository,
     @InjectConfig('redirect') private readonly redirect: RedirectConfig,
   ) {}
 
   async rotate(scope: RecordScope): Promise<PostbackTokenResponse> {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    await this.tokens.upsert(
-      {
-        creatorId: scope.creatorId,
-        environment: scope.environment,
-        tokenHash: hashOf(token),
-        createdAt: new Date(),
-      },
-      ['creatorId', 'environment'],
-    );
+    await this.tokens.replace({
+      creatorId: scope.creatorId,
+      environment: scope.environment,
+      tokenHash: hashOf(token),
+      createdAt: new Date(),
+    });
     return {
       token,
       environment: scope.environment,
@@ -50,9 +44,7 @@ export class PostbackTokensService {
 
   /** The scope a token stands for; 401 POSTBACK_TOKEN_INVALID for any other string. */
   async scopeOf(token: string): Promise<RecordScope> {
-    const row = TOKEN_SHAPE.test(token)
-      ? await this.tokens.findOneBy({ tokenHash: hashOf(token) })
-      : null;
+    const row = TOKEN_SHAPE.test(token) ? await this.tokens.findByHash(hashOf(token)) : null;
     if (row === null) {
       throw new AppError(
         ErrorCode.POSTBACK_TOKEN_INVALID,

@@ -56,6 +56,10 @@ const ERROR_MESSAGES: Record<ErrorCode, string> = {
   [ErrorCode.WEBHOOK_NOT_FOUND]: 'No webhook 01JD8Z3Q5X7V2M4N6P8R0T2W4Y.',
   [ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND]: 'No webhook delivery 01JD8Z3Q5X7V2M4N6P8R0T2W4Y.',
   [ErrorCode.WEBHOOK_LIMIT_REACHED]: 'At most 10 webhook endpoints per account and environment.',
+  [ErrorCode.POSTBACK_TOKEN_INVALID]:
+    'Unknown postback token: it was never issued or has been replaced. Make one with POST /v1/conversions/postback-token and update the postback URL at the network.',
+  [ErrorCode.CLICK_NOT_IN_SCOPE]:
+    'Click 01JD8Z3Q5X7V2M4N6P8R0T2W4Y belongs to another creator or environment.',
 };
 
 /** VALIDATION_ERROR's `details`: each refused field with its messages. */

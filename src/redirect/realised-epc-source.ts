@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { ClickCountsService } from '../analytics/click-counts.service';
 import type { KeyEnvironment } from '../common/access/auth-context';
 
 /** A creator's trailing figures on one route (merchant, network, region). */
@@ -29,25 +27,3 @@ export interface RealisedEpcSource {
 
 /** The injection token of the RealisedEpcSource. */
 export const REALISED_EPC_SOURCE = 'RealisedEpcSource';
-
-/**
- * The source while no conversion is recorded anywhere: the counted clicks per route from the
- * click rollups, each with the commission no conversion has brought yet (0).
- */
-@Injectable()
-export class ClickRollupRealisedEpc implements RealisedEpcSource {
-  constructor(private readonly clickCounts: ClickCountsService) {}
-
-  async realisedEpcByRoute(
-    creatorId: string,
-    environment: KeyEnvironment,
-    merchantIds: readonly string[],
-    sinceDay: string,
-  ): Promise<RealisedEpcRoute[]> {
-    const merchants = new Set(merchantIds);
-    const routes = await this.clickCounts.countPerRouteSince(creatorId, environment, sinceDay);
-    return routes
-      .filter((route) => merchants.has(route.merchantId))
-      .map((route) => ({ ...route, commissionUsd: 0 }));
-  }
-}

@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { CreatorsModule } from '../account/creators.module';
-import { ClickPipelineModule } from '../analytics/click-pipeline.module';
+import { AnalyticsModule } from '../analytics/analytics.module';
+import { RealisedEpcService } from '../analytics/realised-epc.service';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { ROUTE_LEARNING_SOURCE } from '../routing/route-learning-source';
-import { ClickRollupRealisedEpc, REALISED_EPC_SOURCE } from './realised-epc-source';
+import { REALISED_EPC_SOURCE } from './realised-epc-source';
 import { RouteLearningService } from './route-learning.service';
 
 /**
@@ -13,11 +14,10 @@ import { RouteLearningService } from './route-learning.service';
  */
 @Global()
 @Module({
-  imports: [CreatorsModule, ClickPipelineModule, MerchantsModule],
+  imports: [CreatorsModule, AnalyticsModule, MerchantsModule],
   providers: [
     RouteLearningService,
-    ClickRollupRealisedEpc,
-    { provide: REALISED_EPC_SOURCE, useExisting: ClickRollupRealisedEpc },
+    { provide: REALISED_EPC_SOURCE, useExisting: RealisedEpcService },
     { provide: ROUTE_LEARNING_SOURCE, useExisting: RouteLearningService },
   ],
   exports: [RouteLearningService, ROUTE_LEARNING_SOURCE],

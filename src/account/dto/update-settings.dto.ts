@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ROUTING_MODES, type RoutingMode } from '../../routing/engine/routing-types';
 
 /** PATCH /v1/account/settings: the fields present change; the others stay. */
 export class UpdateSettingsDto {
@@ -11,4 +12,14 @@ export class UpdateSettingsDto {
   @IsOptional()
   @IsBoolean()
   attribution?: boolean;
+
+  @ApiPropertyOptional({
+    enum: ROUTING_MODES,
+    example: 'hinted',
+    description:
+      "How the creator's links choose a route: `hinted` scores each candidate by the knowledge base's EPC hint; `learned` blends the hint with the creator's own realised EPC per merchant, network and region over a trailing window (docs/routing.md section 10)",
+  })
+  @IsOptional()
+  @IsIn(ROUTING_MODES)
+  routingMode?: RoutingMode;
 }
