@@ -3662,6 +3662,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The postback token, as POST /conversions/postback-token answers it */
                 token: string;
                 networkId: string;
             };
@@ -3748,6 +3749,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The postback token, as POST /conversions/postback-token answers it */
                 token: string;
                 networkId: string;
             };

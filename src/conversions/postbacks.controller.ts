@@ -18,6 +18,7 @@ import { PostbackResponse } from './conversion.response';
 import { ConversionsService } from './conversions.service';
 import { conversionFromPostback, PostbackParams } from './postback-fields';
 import { PostbackTokensService } from './postback-tokens.service';
+import { ApiPathParameterFrom } from '../openapi/operation-docs.decorators';
 
 const POSTBACK_QUERY = [
   [
@@ -74,7 +75,17 @@ const ApiPostbackErrors = (): MethodDecorator =>
     ]),
   );
 
-const TOKEN_EXAMPLE = 'lp_pb_5Jx0m2Qd8k1Vt7Yc3Rb9Lw4Hn6Fg0Aq2Sx4Dc6Vf8Bg1';
+/** The `{token}` of a postback: the token POST /v1/conversions/postback-token answers. */
+const ApiPostbackTokenParameter = (): MethodDecorator =>
+  ApiPathParameterFrom(
+    'token',
+    'The postback token, as POST /conversions/postback-token answers it',
+    {
+      operationId: 'ConversionsController_rotatePostbackToken',
+      status: 201,
+      pointer: '/data/token',
+    },
+  );
 
 const DESCRIPTION =
   'A network\'s server-to-server postback of one conversion, outside /v1 and without an API key: the token in the path (POST /v1/conversions/postback-token) names the creator and environment. The parameters come from the query (GET, POST) and a JSON object body (POST); names are compared without case; README "Postbacks" has each network\'s template. Idempotent like POST /v1/conversions: a replayed postback answers `replayed: true` and changes nothing.';
@@ -95,7 +106,7 @@ export class PostbacksController {
   @Get(':token/:networkId')
   @Public()
   @ApiOperation({ summary: 'A postback of one conversion (GET)', description: DESCRIPTION })
-  @ApiParam({ name: 'token', example: TOKEN_EXAMPLE })
+  @ApiPostbackTokenParameter()
   @ApiParam({ name: 'networkId', example: 'amazon_associates' })
   @ApiPostbackQuery()
   @ApiEnvelopedOk(PostbackResponse)
@@ -112,7 +123,7 @@ export class PostbacksController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'A postback of one conversion (POST)', description: DESCRIPTION })
-  @ApiParam({ name: 'token', example: TOKEN_EXAMPLE })
+  @ApiPostbackTokenParameter()
   @ApiParam({ name: 'networkId', example: 'awin' })
   @ApiPostbackQuery()
   @ApiBody({

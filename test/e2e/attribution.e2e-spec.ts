@@ -37,7 +37,7 @@ describe('Click ids to the networks (e2e)', () => {
   /** Turns the creator's attribution on and waits until the edge routes with it. */
   const attributionOn = async (api: ApiClient, linkId: string) => {
     const answer = await api.patch('/v1/account/settings', { attribution: true }).expect(200);
-    expect(answer.body.data).toEqual({ settings: { attribution: true } });
+    expect(answer.body.data).toEqual({ settings: { attribution: true, routingMode: 'hinted' } });
     await pollUntil(
       async () => (await visit(`/r/${linkId}`)).searchParams.has('ascsubtag'),
       (found) => found,

@@ -20,6 +20,8 @@ interface Parameter {
 
 interface Operation {
   operationId: string;
+  /** An operation served outside the document's server (the postbacks: at the site root). */
+  servers?: { url: string }[];
   summary?: string;
   description?: string;
   parameters?: Parameter[];
@@ -76,7 +78,7 @@ export function listOperations(document: OpenApiDocument): DocumentedOperation[]
       name: `${method.toUpperCase()} ${path}`,
       method,
       path,
-      serverUrl: (item.servers ?? document.servers)[0].url,
+      serverUrl: ((item[method] as Operation).servers ?? item.servers ?? document.servers)[0].url,
       operation: item[method] as Operation,
     })),
   );
