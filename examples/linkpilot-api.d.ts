@@ -1026,7 +1026,7 @@ export interface components {
             lastHealthCheckAt: string | null;
             /** @description [G] private notes */
             notes: string | null;
-            /** @description The visitor's query parameters are appended to the destination (README: Query forwarding) */
+            /** @description The visitor's query parameters are appended to the destination (docs/api-features.md: Query forwarding) */
             forwardQuery: boolean;
             /** @description Click ids to the networks for this link; null follows the creator's setting (README: Conversions) */
             attribution: boolean | null;
@@ -1084,7 +1084,7 @@ export interface components {
             /** @description [G] private notes */
             notes?: string;
             /**
-             * @description Append the visitor's query parameters on /r/:id?… to the destination, except every network's tracking parameters and those the destination already sets (README: Query forwarding)
+             * @description Append the visitor's query parameters on /r/:id?… to the destination, except every network's tracking parameters and those the destination already sets (docs/api-features.md: Query forwarding)
              * @default false
              */
             forwardQuery?: boolean;
@@ -1180,7 +1180,7 @@ export interface components {
             utmOverride?: components["schemas"]["UtmOverrideDto"] | null;
             notes?: string | null;
             /**
-             * @description Append the visitor's query parameters on /r/:id?… to the destination, except every network's tracking parameters and those the destination already sets (README: Query forwarding)
+             * @description Append the visitor's query parameters on /r/:id?… to the destination, except every network's tracking parameters and those the destination already sets (docs/api-features.md: Query forwarding)
              * @default false
              */
             forwardQuery?: boolean;

@@ -83,7 +83,7 @@ export class LinkResponse extends LinkSummaryResponse {
   notes: string | null;
   @ApiProperty({
     description:
-      "The visitor's query parameters are appended to the destination (README: Query forwarding)",
+      "The visitor's query parameters are appended to the destination (docs/api-features.md: Query forwarding)",
   })
   forwardQuery: boolean;
   @ApiProperty({

@@ -17,7 +17,7 @@ type Actor = 'live' | 'test' | 'other';
 const ACTORS: Actor[] = ['live', 'test', 'other'];
 
 /**
- * The test-key sandbox (README "Test keys and the sandbox"): one Enterprise creator's live
+ * The test-key sandbox (docs/api-features.md "Test keys and the sandbox"): one Enterprise creator's live
  * key and test key, and another creator's key, each reaching for the others' records. Every
  * cross-environment or cross-creator access is a 404 or an empty list and changes nothing;
  * test clicks are recorded as test clicks and never touch the live quota or analytics.

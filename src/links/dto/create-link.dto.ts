@@ -114,7 +114,7 @@ export function IsForwardQueryFlag(): PropertyDecorator {
       default: false,
       description:
         "Append the visitor's query parameters on /r/:id?… to the destination, except every " +
-        "network's tracking parameters and those the destination already sets (README: Query forwarding)",
+        "network's tracking parameters and those the destination already sets (docs/api-features.md: Query forwarding)",
     }),
     IsOptional(),
     IsBoolean(),
