@@ -18,10 +18,16 @@ describe('GET /livez and GET /readyz (e2e)', () => {
       expect(response.body).toEqual(body);
     });
 
-    it('should keep them out of /v1 and of the API document', async () => {
+    it('should keep them out of /v1, and document them at the site root', async () => {
       await t.http.get('/v1/livez').expect(404);
       const document = await t.http.get('/docs-json').expect(200);
-      expect(Object.keys(document.body.paths)).not.toContain('/livez');
+      const paths = document.body.paths as Record<string, { servers?: { url: string }[] }>;
+      for (const path of ['/livez', '/readyz']) {
+        expect({ path, servers: paths[path]?.servers?.map((server) => server.url) }).toEqual({
+          path,
+          servers: ['/'],
+        });
+      }
     });
   });
 
