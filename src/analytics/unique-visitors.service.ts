@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RecordScope } from '../common/access/auth-context';
+import { retryWhile, type RetryWindow } from '../common/async/retry-while';
 import { Clock } from '../common/clock';
+import { isKvUnavailable } from '../common/errors/kv-unavailable';
 import { KvStore } from '../kv/kv-store';
 import type { DayPeriod } from './analytics-dates';
 import type { DayRange, QuerySource } from './click-rollup-reads.repository';
@@ -13,6 +15,14 @@ import {
 } from './hyperloglog';
 import { daysOfPeriod, daysStillInStore, sketchKeyOf } from './unique-visitors';
 import { VisitorSketchesRepository } from './visitor-sketches.repository';
+
+/**
+ * How long a read of the recent sketches keeps asking a key-value store that has no
+ * connection: a Redis Cluster failing over answers again within a second or so, and an
+ * analytics read may wait that long rather than answer 503. A store down for longer still
+ * answers 503 KV_ERROR with Retry-After, after about two seconds at most.
+ */
+const STORE_RETRY: RetryWindow = { withinMs: 1_500, firstPauseMs: 100 };
 
 /**
  * Reads the unique-visitor sketches (unique-visitors.ts): PostgreSQL's, for the days moved
@@ -96,9 +106,10 @@ export class UniqueVisitorsService {
     const to = days.to < recent.to ? days.to : recent.to;
     if (from > to) return new Map();
     const inStoreDays = daysOfPeriod(from, to);
-    const values = await this.store.getBytes(
-      inStoreDays.map((day) => sketchKeyOf(scope.creatorId, scope.environment, linkId, day)),
+    const keys = inStoreDays.map((day) =>
+      sketchKeyOf(scope.creatorId, scope.environment, linkId, day),
     );
+    const values = await retryWhile(() => this.store.getBytes(keys), isKvUnavailable, STORE_RETRY);
     const found = new Map<string, Buffer>();
     values.forEach((value, i) => {
       if (value !== null) found.set(inStoreDays[i], value);

@@ -508,10 +508,19 @@ describe('npm run test:scale', () => {
       );
       // At capacity is an answer (503 ANALYTICS_BUSY with Retry-After), if asking again after
       // it is answered; anything else, or a busy answer that stays busy, is a failure.
-      const analyticsBusyThen200 = analyticsFailures.filter(
-        (failure) => failure.code === 'ANALYTICS_BUSY' && failure.retriedStatus === 200,
-      ).length;
+      const answeredOnRetry = (failure: (typeof analyticsFailures)[number]): boolean =>
+        failure.code === 'ANALYTICS_BUSY' && failure.retriedStatus === 200;
+      const analyticsBusyThen200 = analyticsFailures.filter(answeredOnRetry).length;
       const analytics5xx = analyticsFailures.length - analyticsBusyThen200;
+      // Each failure named in the table, so a red run says which call failed, when and how.
+      const analyticsFailed = analyticsFailures
+        .filter((failure) => !answeredOnRetry(failure))
+        .map(
+          (failure) =>
+            `${failure.status} ${failure.code ?? '-'} ${failure.operation} at ` +
+            `${(failure.atMs / 1000).toFixed(1)} s on ${failure.servedBy ?? '?'}, ` +
+            `asked again: ${failure.retriedStatus ?? 'no'}`,
+        );
       const other5xx = sumOf(
         (Object.keys(api.statuses) as ApiOperation[])
           .filter((op) => !analyticsOperations.includes(op))
@@ -585,7 +594,9 @@ describe('npm run test:scale', () => {
         },
         {
           check: 'analytics answers 5xx or none',
-          measured: `${analytics5xx} (and ${analyticsBusyThen200} ANALYTICS_BUSY answered 200 after Retry-After)`,
+          measured:
+            `${analytics5xx} (and ${analyticsBusyThen200} ANALYTICS_BUSY answered 200 after Retry-After)` +
+            analyticsFailed.map((failure) => `; ${failure}`).join(''),
           expected: '0',
           pass: analytics5xx === 0,
         },
