@@ -21,6 +21,10 @@
  * own, all on core 0; each round measures every binary in turn, so they share the machine's
  * moods. The report's top level is the machine's node, as without the flag; `nodes` has the
  * figures per binary. Default profile only, not with BENCH_INSTRUCTIONS.
+ *
+ * BENCH_WRITER_COST=1: each round measures the redirect a second time with the click rollups'
+ * insert trigger disabled, and `writerCost` reports the click writer's CPU per click (click
+ * workers and PostgreSQL) with the rollups and without, and their ratio.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -72,6 +76,13 @@ if (OTHER_NODES.length > 0 && (IS_LARGE || INSTRUCTIONS)) {
   throw new Error(
     '--node compares node binaries on the default profile, without BENCH_INSTRUCTIONS',
   );
+}
+// BENCH_WRITER_COST=1: each round also measures the redirect with the click rollups' insert
+// trigger disabled, and the report adds the click writer's CPU per click (click workers and
+// PostgreSQL) with and without the rollups.
+const WRITER_COST = process.env.BENCH_WRITER_COST === '1';
+if (WRITER_COST && (OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)) {
+  throw new Error('BENCH_WRITER_COST runs on the default profile, one node, no BENCH_INSTRUCTIONS');
 }
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -452,6 +463,22 @@ function startCeiling(node = NODES[0]) {
   return spawn(command, args, { stdio: 'inherit' });
 }
 
+/** The click rollups' insert trigger on or off (what the writer pays for them, BENCH_WRITER_COST). */
+async function setClickRollups(state) {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  await db.query(
+    `ALTER TABLE clicks ${state === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER click_rollups_on_insert`,
+  );
+  await db.end();
+}
+
+/** The click writer's CPU per click: the click workers' and PostgreSQL's. */
+const writerCpuUs = (cpuUsPerClick) =>
+  cpuUsPerClick.clickWorkers === null || cpuUsPerClick.postgres === null
+    ? null
+    : cpuUsPerClick.clickWorkers + cpuUsPerClick.postgres;
+
 async function countClicksInDatabase() {
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
@@ -690,6 +717,7 @@ async function main() {
     // the opposite order from the round before, so neither always follows the other.
     const roundsByNode = NODES.map(() => []);
     const rounds = roundsByNode[0];
+    const writerCostRounds = [];
     let counted = 0;
     let inDatabase = 0;
     let settledMs = 0;
@@ -703,31 +731,53 @@ async function main() {
             ? `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`
             : `bench: round ${round}/${ROUNDS}, node ${node.version}: GET /r/:id, then its ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
         );
-        const countedBefore = await countCountedClicks(creatorIds);
-        const lookupsBefore = await scrapeLookups();
-        const meter = clickCpuMeter({
-          serverPid: services[i].serverPid,
-          workerPids: service.workerPids,
-        });
-        const redirectRound = await measured(
-          [services[i].serverPid],
-          () => load(node.port, lists, DURATION_S),
-          serviceEnv().HOST,
-        );
-        const stoppedAt = Date.now();
-        const lookupsAfter = await scrapeLookups();
-        counted = await countCountedClicks(creatorIds);
-        inDatabase = await countClicksInDatabase();
-        // Answers still in flight when the load stopped are counted a moment later: both
-        // figures are read again until they agree.
-        while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
+        // Under BENCH_WRITER_COST=1 the round measures the redirect twice, with the click
+        // rollups' insert trigger on and off, in the opposite order from the round before.
+        const rollupStates = WRITER_COST
+          ? round % 2 === 0
+            ? ['off', 'on']
+            : ['on', 'off']
+          : ['on'];
+        let redirectRound;
+        let cpuUsPerClick;
+        let lookupsBefore;
+        let lookupsAfter;
+        for (const rollups of rollupStates) {
+          if (WRITER_COST) await setClickRollups(rollups);
+          const countedBefore = await countCountedClicks(creatorIds);
+          const lookupsBeforeState = await scrapeLookups();
+          const meter = clickCpuMeter({
+            serverPid: services[i].serverPid,
+            workerPids: service.workerPids,
+          });
+          const stateRound = await measured(
+            [services[i].serverPid],
+            () => load(node.port, lists, DURATION_S),
+            serviceEnv().HOST,
+          );
+          const stoppedAt = Date.now();
+          const lookupsAfterState = await scrapeLookups();
           counted = await countCountedClicks(creatorIds);
           inDatabase = await countClicksInDatabase();
+          // Answers still in flight when the load stopped are counted a moment later: both
+          // figures are read again until they agree.
+          while (inDatabase !== counted && Date.now() - stoppedAt < 10_000) {
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            counted = await countCountedClicks(creatorIds);
+            inDatabase = await countClicksInDatabase();
+          }
+          settledMs = Math.max(settledMs, Date.now() - stoppedAt);
+          // From the start of the load until its clicks were all stored.
+          const stateCpu = meter(counted - countedBefore);
+          if (rollups === 'off') {
+            writerCostRounds.push({ round, cpuUsPerClick: stateCpu });
+          } else {
+            [redirectRound, cpuUsPerClick] = [stateRound, stateCpu];
+            [lookupsBefore, lookupsAfter] = [lookupsBeforeState, lookupsAfterState];
+          }
+          if (inDatabase !== counted) break;
         }
-        settledMs = Math.max(settledMs, Date.now() - stoppedAt);
-        // From the start of the load until its clicks were all stored.
-        const cpuUsPerClick = meter(counted - countedBefore);
+        if (WRITER_COST) await setClickRollups('on');
         if (inDatabase !== counted) break allRounds;
         const ceilingRound = INSTRUCTIONS ? ceilingRounds[round - 1] : await measureCeiling(i);
         roundsByNode[i].push({
@@ -811,6 +861,22 @@ async function main() {
         : undefined,
       cpuPerRequestToCeiling: cpuRatio(redirect, ceiling),
       rounds: roundsReport(rounds),
+      // Under BENCH_WRITER_COST=1: the click writer's CPU per click (click workers +
+      // PostgreSQL), medians of the rounds, with the rollups and without (trigger disabled).
+      writerCost: WRITER_COST
+        ? (() => {
+            const withRollups = median(rounds.map((r) => writerCpuUs(r.cpuUsPerClick)));
+            const withoutRollups = median(
+              writerCostRounds.map((r) => writerCpuUs(r.cpuUsPerClick)),
+            );
+            return {
+              withRollupsUs: withRollups,
+              withoutRollupsUs: withoutRollups,
+              ratio: Number((withRollups / withoutRollups).toFixed(3)),
+              roundsWithout: writerCostRounds,
+            };
+          })()
+        : undefined,
       // Under `--node`: the same figures for each binary (the first is the top level's).
       nodes:
         NODES.length === 1

@@ -1,64 +1,18 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-
-const HOUR = `date_trunc('hour', clicked_at, 'UTC')`;
-const DAY = `(clicked_at AT TIME ZONE 'UTC')::date`;
-
-interface Rollup {
-  table: string;
-  /** The columns a row is unique by, in lock order, and how a click's value is taken. */
-  key: readonly (readonly [column: string, value?: string])[];
-  /** Exact sums behind the averages, and the clicks column each adds up. */
-  sums: readonly (readonly [column: string, of: string])[];
-}
-
-type CreatorRollup = Rollup & { view: string };
-
-const SUMS = [
-  ['confidence_sum', 'confidence'],
-  ['epc_sum', 'normalized_epc_usd'],
-] as const;
-
-/** As in ClickRollups1764450000000: every writer touches the rollups in list order. */
-const LINKS: Rollup = {
-  table: 'click_rollup_links',
-  key: [
-    ['creator_id'],
-    ['environment'],
-    ['link_id'],
-    ['hour', HOUR],
-    ['merchant_id'],
-    ['network_id'],
-    ['preset'],
-    ['outcome'],
-    ['region'],
-    ['visitor_country'],
-    ['device_class'],
-  ],
-  sums: SUMS,
-};
-
-const ROUTE_ROLLUPS: readonly CreatorRollup[] = [
-  {
-    table: 'click_rollup_route_days',
-    view: 'click_rollup_route_days_all',
-    key: [
-      ['creator_id'],
-      ['environment'],
-      ['day', DAY],
-      ['merchant_id'],
-      ['network_id'],
-      ['preset'],
-      ['outcome'],
-    ],
-    sums: SUMS,
-  },
-  {
-    table: 'click_rollup_route_hours',
-    view: 'click_rollup_route_hours_all',
-    key: [['creator_id'], ['environment'], ['hour', HOUR], ['network_id'], ['outcome']],
-    sums: [],
-  },
-];
+import {
+  type Change,
+  CHANGES,
+  createTableSql,
+  type CreatorRollup,
+  functionSql,
+  HOUR,
+  lockSql,
+  COUNTRY_HOURS,
+  DEVICE_HOURS,
+  ROUTE_ROLLUPS,
+  settledFromLinksSql,
+  viewSql,
+} from './click-rollup-sql';
 
 /** Before: one audience rollup by country and device together. */
 const AUDIENCE_HOURS: CreatorRollup = {
@@ -68,155 +22,8 @@ const AUDIENCE_HOURS: CreatorRollup = {
   sums: [],
 };
 
-/** After: one by country, one by device. */
-const COUNTRY_HOURS: CreatorRollup = {
-  table: 'click_rollup_country_hours',
-  view: 'click_rollup_country_hours_all',
-  key: [['creator_id'], ['environment'], ['hour', HOUR], ['visitor_country']],
-  sums: [],
-};
-const DEVICE_HOURS: CreatorRollup = {
-  table: 'click_rollup_device_hours',
-  view: 'click_rollup_device_hours_all',
-  key: [['creator_id'], ['environment'], ['hour', HOUR], ['device_class']],
-  sums: [],
-};
-
 const BEFORE: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, AUDIENCE_HOURS];
 const AFTER: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, COUNTRY_HOURS, DEVICE_HOURS];
-
-/** Column types as in `clicks` (ClickRollups1764450000000). */
-const COLUMN_TYPES: Record<string, string> = {
-  creator_id: 'varchar(26) NOT NULL',
-  environment: 'varchar(4) NOT NULL',
-  hour: 'timestamptz NOT NULL',
-  visitor_country: 'char(2)',
-  device_class: 'varchar(10) NOT NULL',
-};
-
-/** How a statement's transition tables change the rollups: rows in, rows out, or both. */
-const CHANGES = {
-  insert: {
-    source: (where: string) => `(SELECT * FROM new_clicks${where}) AS changed`,
-    clicks: 'count(*)',
-    sumOf: (column: string) => `sum(${column})`,
-    rows: ['new_clicks'],
-  },
-  delete: {
-    source: (where: string) => `(SELECT * FROM old_clicks${where}) AS changed`,
-    clicks: '-count(*)',
-    sumOf: (column: string) => `-sum(${column})`,
-    rows: ['old_clicks'],
-  },
-  update: {
-    source: (where: string) =>
-      `(SELECT *, 1 AS sign FROM new_clicks${where} UNION ALL SELECT *, -1 FROM old_clicks${where}) AS changed`,
-    clicks: 'sum(sign)',
-    sumOf: (column: string) => `sum(sign * ${column})`,
-    rows: ['new_clicks', 'old_clicks'],
-  },
-} as const;
-
-type Change = keyof typeof CHANGES;
-
-/** As in ClickRollupWatermark1764520000000: aggregated per key, upserted in key order. */
-function upsertSql({ table, key, sums }: Rollup, change: Change, where = ''): string {
-  const { source, clicks, sumOf } = CHANGES[change];
-  const positions = key.map((_, i) => i + 1).join(', ');
-  const columns = [...key.map(([column]) => column), 'clicks', ...sums.map(([column]) => column)];
-  const aggregates = [clicks, ...sums.map(([, of]) => sumOf(of))];
-  const values = [...key.map(([column, value]) => value ?? column), ...aggregates];
-  const having =
-    change === 'update' ? `HAVING ${aggregates.map((value) => `${value} <> 0`).join(' OR ')}` : '';
-  const increments = ['clicks', ...sums.map(([column]) => column)].map(
-    (column) => `${column} = rollup.${column} + excluded.${column}`,
-  );
-  return `
-    INSERT INTO ${table} AS rollup (${columns.join(', ')})
-    SELECT ${values.join(', ')}
-      FROM ${where === '' && change !== 'update' ? CHANGES[change].rows[0] : source(where)}
-     GROUP BY ${positions} ${having}
-     ORDER BY ${positions}
-    ON CONFLICT (${key.map(([column]) => column).join(', ')}) DO UPDATE SET ${increments.join(', ')};`;
-}
-
-/** Rows a removal brought to zero clicks: an empty group is no group at all. */
-function dropEmptySql({ table, key }: Rollup, where = ''): string {
-  const [bucket, value] = key.find(([column]) => column === 'hour' || column === 'day') ?? [];
-  return `
-    DELETE FROM ${table}
-     WHERE clicks = 0
-       AND (creator_id, environment, ${bucket}) IN
-           (SELECT DISTINCT creator_id, environment, ${value} FROM old_clicks${where});`;
-}
-
-const changeSql = (rollup: Rollup, change: Change, where = ''): string =>
-  upsertSql(rollup, change, where) + (change === 'insert' ? '' : dropEmptySql(rollup, where));
-
-/**
- * The trigger function of ClickRollupWatermark1764520000000 over these creator rollups: the
- * link rollup takes every changed click, the creator rollups the settled ones only.
- */
-function functionSql(change: Change, creatorRollups: readonly CreatorRollup[]): string {
-  const settled = ' WHERE clicked_at < settled_before';
-  const anySettled = CHANGES[change].rows
-    .map((rows) => `EXISTS (SELECT FROM ${rows}${settled})`)
-    .join(' OR ');
-  return `
-    CREATE OR REPLACE FUNCTION click_rollups_on_${change}() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      settled_before timestamptz;
-    BEGIN
-      ${changeSql(LINKS, change)}
-      SELECT hour INTO settled_before FROM click_rollup_watermark;
-      IF ${anySettled} THEN
-        ${creatorRollups.map((rollup) => changeSql(rollup, change, settled)).join('\n')}
-      END IF;
-      RETURN NULL;
-    END $$`;
-}
-
-/** A creator rollup's settled rows, and the link rollup's rows after the watermark. */
-function viewSql(rollup: CreatorRollup): string {
-  const columns = [
-    ...rollup.key.map(([column]) => column),
-    'clicks',
-    ...rollup.sums.map(([c]) => c),
-  ];
-  return `
-    CREATE VIEW ${rollup.view} AS
-    SELECT ${columns.join(', ')} FROM ${rollup.table}
-    UNION ALL
-    SELECT ${columns.join(', ')} FROM click_rollup_links
-     WHERE hour >= click_rollup_settled_before()`;
-}
-
-function createTableSql({ table, key }: Rollup): string {
-  const columns = [
-    ...key.map(([column]) => `${column} ${COLUMN_TYPES[column]}`),
-    'clicks integer NOT NULL',
-  ];
-  return `
-    CREATE TABLE ${table} (
-      ${columns.join(',\n      ')},
-      CONSTRAINT ${table}_key UNIQUE NULLS NOT DISTINCT (${key.map(([column]) => column).join(', ')})
-    ) WITH (fillfactor = 80)`;
-}
-
-/** A creator rollup's settled rows made from the link rollup's hours before the watermark. */
-function settledFromLinksSql({ table, key }: Rollup): string {
-  const columns = key.map(([column]) => column).join(', ');
-  return `
-    INSERT INTO ${table} (${columns}, clicks)
-    SELECT ${columns}, sum(clicks)
-      FROM click_rollup_links
-     WHERE hour < (SELECT hour FROM click_rollup_watermark)
-     GROUP BY ${columns}
-     ORDER BY ${columns}`;
-}
-
-const lockSql = (creatorRollups: readonly CreatorRollup[]): string =>
-  `LOCK TABLE ${[LINKS, ...creatorRollups].map((rollup) => rollup.table).join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
 
 /**
  * The audience rollup by country and device together becomes one by country and one by

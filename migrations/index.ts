@@ -17,6 +17,7 @@ import { MerchantOperatorEdits1764540000000 } from './1764540000000-merchant-ope
 import { ClickRollupAudienceSplit1764550000000 } from './1764550000000-click-rollup-audience-split';
 import { Conversions1764560000000 } from './1764560000000-conversions';
 import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
+import { ClickRollupRegionDays1764600000000 } from './1764600000000-click-rollup-region-days';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ClickRollupAudienceSplit1764550000000,
   Conversions1764560000000,
   RoutingMode1764580000000,
+  ClickRollupRegionDays1764600000000,
 ];

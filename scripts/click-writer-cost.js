@@ -204,7 +204,8 @@ async function main() {
       (SELECT count(*) FROM click_rollup_route_days)::int AS route_days,
       (SELECT count(*) FROM click_rollup_route_hours)::int AS route_hours,
       (SELECT count(*) FROM click_rollup_country_hours)::int AS country_hours,
-      (SELECT count(*) FROM click_rollup_device_hours)::int AS device_hours`)
+      (SELECT count(*) FROM click_rollup_device_hours)::int AS device_hours,
+      (SELECT count(*) FROM click_rollup_region_days)::int AS region_days`)
   ).rows;
   console.log(JSON.stringify({ storedAfterRoundsWithTriggers: rows }));
   await db.end();

@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 
 /**
- * The rollup tables of migrations ClickRollups1764450000000 and
- * ClickRollupAudienceSplit1764550000000, in the order every writer locks
+ * The rollup tables of migrations ClickRollups1764450000000,
+ * ClickRollupAudienceSplit1764550000000 and ClickRollupRegionDays1764600000000, in the order every writer locks
  * them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
  * holding the UTC hour (timestamptz) or day (date).
  */
@@ -62,6 +62,14 @@ const CREATOR_ROLLUPS = [
     view: 'click_rollup_device_hours_all',
     bucket: 'hour',
     key: ['creator_id', 'environment', 'hour', 'device_class'],
+    sums: [],
+  },
+  {
+    name: 'region_days',
+    table: 'click_rollup_region_days',
+    view: 'click_rollup_region_days_all',
+    bucket: 'day',
+    key: ['creator_id', 'environment', 'day', 'merchant_id', 'network_id', 'region'],
     sums: [],
   },
 ] as const;

@@ -65,19 +65,20 @@ const PER_NETWORK = 0b01;
 const PER_REGION = 0b10;
 const GRAND_TOTAL = 0b11;
 
+/** Days `$3` to `$4` (the period's first instant and the next day's), as a date column's bounds. */
+const DAYS_OF_PERIOD = `day >= ($3::timestamptz AT TIME ZONE 'UTC')::date AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date`;
+
 /**
  * Clicks and conversions of one period per network and region, joined group for group.
- * Clicks come from the click link rollup (the only click rollup holding the region), the
- * conversions from a conversion rollup; `$conversionSource` and the link filter are fixed
- * SQL chosen by the caller, never from the request.
+ * Clicks come from the click rollup by day and region (the scope's) or the link rollup (one
+ * link's), the conversions from a conversion rollup; both sources are fixed SQL chosen by
+ * the caller, never from the request.
  */
-function figuresSql(conversionSource: string, hasLink: boolean): string {
-  const link = hasLink ? 'AND link_id = $5' : '';
+function figuresSql(clickSource: string, conversionSource: string): string {
   return `
     WITH click_groups AS (
       SELECT network_id, region, sum(clicks)::bigint AS clicks
-        FROM click_rollup_links
-       WHERE creator_id = $1 AND environment = $2 AND hour >= $3::timestamptz AND hour < $4::timestamptz ${link}
+        FROM ${clickSource}
        GROUP BY 1, 2),
     conversion_groups AS (
       SELECT network_id, region, sum(conversions)::bigint AS conversions,
@@ -127,15 +128,23 @@ export class ConversionRollupReadsRepository {
     days: Required<DayRange>,
     linkId: string | null,
   ): Promise<EarningsGroups> {
-    const conversionSource =
+    const [clickSource, conversionSource] =
       linkId === null
-        ? `(SELECT * FROM conversion_rollup_days
-             WHERE creator_id = $1 AND environment = $2
-               AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date) AS v`
-        : `(SELECT * FROM conversion_rollup_links
-             WHERE link_id = $5 AND creator_id = $1 AND environment = $2
-               AND hour >= $3::timestamptz AND hour < $4::timestamptz) AS v`;
-    const rows = (await source.query(figuresSql(conversionSource, linkId !== null), [
+        ? [
+            `click_rollup_region_days_all
+              WHERE creator_id = $1 AND environment = $2 AND ${DAYS_OF_PERIOD}`,
+            `(SELECT * FROM conversion_rollup_days
+               WHERE creator_id = $1 AND environment = $2 AND ${DAYS_OF_PERIOD}) AS v`,
+          ]
+        : [
+            `click_rollup_links
+              WHERE link_id = $5 AND creator_id = $1 AND environment = $2
+                AND hour >= $3::timestamptz AND hour < $4::timestamptz`,
+            `(SELECT * FROM conversion_rollup_links
+               WHERE link_id = $5 AND creator_id = $1 AND environment = $2
+                 AND hour >= $3::timestamptz AND hour < $4::timestamptz) AS v`,
+          ];
+    const rows = (await source.query(figuresSql(clickSource, conversionSource), [
       scope.creatorId,
       scope.environment,
       startOfDay(days.from),
@@ -249,8 +258,9 @@ export class ConversionRollupReadsRepository {
     >(
       `WITH click_groups AS (
          SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
-           FROM click_rollup_links
-          WHERE creator_id = $1 AND environment = $2 AND hour >= $4::timestamptz
+           FROM click_rollup_region_days_all
+          WHERE creator_id = $1 AND environment = $2
+            AND day >= ($4::timestamptz AT TIME ZONE 'UTC')::date
             AND merchant_id = ANY($3::varchar[]) AND network_id IS NOT NULL
           GROUP BY 1, 2, 3),
        conversion_groups AS (

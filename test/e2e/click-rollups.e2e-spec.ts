@@ -16,6 +16,7 @@ import { SandboxService } from '../../src/sandbox/sandbox.service';
 import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-rollups';
 import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
 import { ClickRollupAudienceSplit1764550000000 } from '../../migrations/1764550000000-click-rollup-audience-split';
+import { ClickRollupRegionDays1764600000000 } from '../../migrations/1764600000000-click-rollup-region-days';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
@@ -391,6 +392,8 @@ describe('Click rollups (e2e)', () => {
       const migration = new ClickRollups1764450000000();
       const watermark = new ClickRollupWatermark1764520000000();
       const split = new ClickRollupAudienceSplit1764550000000();
+      const regionDays = new ClickRollupRegionDays1764600000000();
+      await regionDays.down(runner);
       await split.down(runner);
       await watermark.down(runner);
       await migration.down(runner);
@@ -444,6 +447,13 @@ describe('Click rollups (e2e)', () => {
       );
       expect((await rows('click_rollup_device_hours')).length).toBe(
         expectedOf(records).deviceHours.length,
+      );
+      await regionDays.up(runner);
+      // One more rollup: its table, its key, its view; filled from the settled link rows.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3 + 3 + 3);
+      await totals(['click_rollup_region_days']);
+      expect((await rows('click_rollup_region_days')).length).toBe(
+        expectedOf(records).regionDays.length,
       );
     } finally {
       await runner.rollbackTransaction();

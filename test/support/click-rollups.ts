@@ -87,6 +87,7 @@ export interface RollupRows {
   routeHours: string[];
   countryHours: string[];
   deviceHours: string[];
+  regionDays: string[];
 }
 
 /** What a rollup row is made of: a click's fields, with numbers exact in units of their scale. */
@@ -157,6 +158,14 @@ const SHAPES = {
     hourOf(c.clickedAtMs),
     c.deviceClass,
   ],
+  regionDays: (c: RollupSource) => [
+    c.creatorId,
+    c.environment,
+    dayOf(c.clickedAtMs),
+    c.merchantId,
+    c.networkId,
+    c.region,
+  ],
 } as const;
 
 /** The rollups the clicks make, computed here the plain way. */
@@ -187,6 +196,7 @@ export function rollupsOf(clicks: RollupSource[]): RollupRows {
     routeHours: build('routeHours', false),
     countryHours: build('countryHours', false),
     deviceHours: build('deviceHours', false),
+    regionDays: build('regionDays', false),
   };
 }
 
@@ -244,6 +254,12 @@ export async function storedClicksOf(
   }));
 }
 
+/** The key columns after the day of each daily creator rollup. */
+const DAILY_KEYS: Record<string, string> = {
+  click_rollup_route_days: 'merchant_id, network_id, preset, outcome',
+  click_rollup_region_days: 'merchant_id, network_id, region',
+};
+
 /** The key columns after the hour of each hourly creator rollup. */
 const HOURLY_KEYS: Record<string, string> = {
   click_rollup_route_hours: 'network_id, outcome',
@@ -266,11 +282,14 @@ export async function storedRollupsOf(
         .get(DataSource)
         .query(`SELECT * FROM ${table} WHERE creator_id = ANY($1)`, [creatorIds]);
     }
-    const isDaily = table.includes('_days');
+    const isDaily = table in DAILY_KEYS;
     const keys = isDaily
-      ? 'creator_id, environment, day, merchant_id, network_id, preset, outcome'
+      ? `creator_id, environment, day, ${DAILY_KEYS[table]}`
       : `creator_id, environment, hour, ${HOURLY_KEYS[table]}`;
-    const sums = isDaily ? ', sum(confidence_sum) AS confidence_sum, sum(epc_sum) AS epc_sum' : '';
+    const sums =
+      table === 'click_rollup_route_days'
+        ? ', sum(confidence_sum) AS confidence_sum, sum(epc_sum) AS epc_sum'
+        : '';
     return app.get(DataSource).query(
       `SELECT ${keys}${isDaily ? ', day::text AS day_text' : ''}, sum(clicks)::int AS clicks${sums}
          FROM ${table}_all WHERE creator_id = ANY($1) GROUP BY ${keys}`,
@@ -278,12 +297,13 @@ export async function storedRollupsOf(
     );
   };
   const hour = (row: StoredRow) => new Date(row.hour as Date).toISOString();
-  const [links, routeDays, routeHours, countryHours, deviceHours] = await Promise.all([
+  const [links, routeDays, routeHours, countryHours, deviceHours, regionDays] = await Promise.all([
     query('click_rollup_links'),
     query('click_rollup_route_days'),
     query('click_rollup_route_hours'),
     query('click_rollup_country_hours'),
     query('click_rollup_device_hours'),
+    query('click_rollup_region_days'),
   ]);
   const serialise = (rows: StoredRow[], shape: (row: StoredRow) => unknown[]) =>
     rows.map((row) => JSON.stringify(shape(row))).sort();
@@ -336,6 +356,15 @@ export async function storedRollupsOf(
       row.environment,
       hour(row),
       row.device_class,
+      row.clicks,
+    ]),
+    regionDays: serialise(regionDays, (row) => [
+      row.creator_id,
+      row.environment,
+      row.day_text,
+      row.merchant_id,
+      row.network_id,
+      row.region,
       row.clicks,
     ]),
   };
