@@ -535,6 +535,7 @@ async function main() {
       'click_rollup_country_hours',
       'click_rollup_device_hours',
       'click_rollup_region_days',
+      'click_rollup_merchant_region_days',
     ]) {
       const { rows } = await db.query(
         `SELECT count(*)::bigint AS rows, pg_total_relation_size($1::regclass)::bigint AS bytes

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { edgeProfileLogSql } from './edge-profile-log-sql';
 
 /** The statement's rows a trigger adds (sign 1) or takes out (sign -1). */
 const CHANGES = [
@@ -112,7 +113,7 @@ export class Conversions1764560000000 implements MigrationInterface {
     );
     await queryRunner.query(`ALTER TABLE links ADD COLUMN attribution boolean`);
     await queryRunner.query(
-      edgeProfileLogSql('id, plan_id, included_clicks_override, attribution'),
+      edgeProfileLogSql(['id', 'plan_id', 'included_clicks_override', 'attribution']),
     );
 
     await queryRunner.query(`
@@ -198,29 +199,8 @@ export class Conversions1764560000000 implements MigrationInterface {
     for (const { table } of [...ROLLUPS].reverse()) await queryRunner.query(`DROP TABLE ${table}`);
     await queryRunner.query(`DROP TABLE conversions`);
     await queryRunner.query(`DROP TABLE postback_tokens`);
-    await queryRunner.query(edgeProfileLogSql('id, plan_id, included_clicks_override'));
+    await queryRunner.query(edgeProfileLogSql(['id', 'plan_id', 'included_clicks_override']));
     await queryRunner.query(`ALTER TABLE links DROP COLUMN attribution`);
     await queryRunner.query(`ALTER TABLE creators DROP COLUMN attribution`);
   }
-}
-
-/** EdgeProfileChanges1764400000000's function for `creators`, logging changes of `columns`. */
-function edgeProfileLogSql(columns: string): string {
-  return `
-    CREATE OR REPLACE FUNCTION edge_profile_log_creators() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'INSERT' THEN
-        INSERT INTO edge_profile_changes (creator_id) SELECT DISTINCT id FROM new_rows;
-      ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO edge_profile_changes (creator_id) SELECT DISTINCT id FROM old_rows;
-      ELSE
-        INSERT INTO edge_profile_changes (creator_id)
-        SELECT DISTINCT id FROM (
-          (SELECT ${columns} FROM new_rows EXCEPT SELECT ${columns} FROM old_rows)
-          UNION ALL
-          (SELECT ${columns} FROM old_rows EXCEPT SELECT ${columns} FROM new_rows)
-        ) AS changed;
-      END IF;
-      RETURN NULL;
-    END $$`;
 }

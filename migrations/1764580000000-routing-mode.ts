@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { edgeProfileLogSql } from './edge-profile-log-sql';
 
 /** The creators' columns the edge profile reads, whichever of them this schema has. */
 const PROFILE_COLUMNS = [
@@ -43,26 +44,4 @@ async function profileColumns(queryRunner: QueryRunner): Promise<string[]> {
   )) as { column_name: string }[];
   const present = new Set(rows.map((row) => row.column_name));
   return PROFILE_COLUMNS.filter((column) => present.has(column));
-}
-
-/** EdgeProfileChanges1764400000000's function for `creators`, logging changes of `columns`. */
-function edgeProfileLogSql(columns: readonly string[]): string {
-  const list = columns.join(', ');
-  return `
-    CREATE OR REPLACE FUNCTION edge_profile_log_creators() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'INSERT' THEN
-        INSERT INTO edge_profile_changes (creator_id) SELECT DISTINCT id FROM new_rows;
-      ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO edge_profile_changes (creator_id) SELECT DISTINCT id FROM old_rows;
-      ELSE
-        INSERT INTO edge_profile_changes (creator_id)
-        SELECT DISTINCT id FROM (
-          (SELECT ${list} FROM new_rows EXCEPT SELECT ${list} FROM old_rows)
-          UNION ALL
-          (SELECT ${list} FROM old_rows EXCEPT SELECT ${list} FROM new_rows)
-        ) AS changed;
-      END IF;
-      RETURN NULL;
-    END $$`;
 }

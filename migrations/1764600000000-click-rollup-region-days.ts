@@ -14,16 +14,25 @@ import {
   viewSql,
 } from './click-rollup-sql';
 
-/** The clicks by merchant, network and route region of each day: what earnings divide by. */
+/** The clicks by network and route region of each day: what a period's earnings divide by. */
 const REGION_DAYS: CreatorRollup = {
   table: 'click_rollup_region_days',
   view: 'click_rollup_region_days_all',
+  key: [['creator_id'], ['environment'], ['day', DAY], ['network_id'], ['region']],
+  sums: [],
+};
+
+/** The same by merchant too: the realised EPC per route that learned routing blends in. */
+const MERCHANT_REGION_DAYS: CreatorRollup = {
+  table: 'click_rollup_merchant_region_days',
+  view: 'click_rollup_merchant_region_days_all',
   key: [['creator_id'], ['environment'], ['day', DAY], ['merchant_id'], ['network_id'], ['region']],
   sums: [],
 };
 
+const ADDED = [REGION_DAYS, MERCHANT_REGION_DAYS];
 const BEFORE: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, COUNTRY_HOURS, DEVICE_HOURS];
-const AFTER: readonly CreatorRollup[] = [...BEFORE, REGION_DAYS];
+const AFTER: readonly CreatorRollup[] = [...BEFORE, ...ADDED];
 
 /**
  * A creator rollup of clicks by day, merchant, network and route region (docs/analytics.md
@@ -39,12 +48,17 @@ export class ClickRollupRegionDays1764600000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(lockSql(BEFORE));
-    await queryRunner.query(createTableSql(REGION_DAYS));
-    await queryRunner.query(settledFromLinksSql(REGION_DAYS));
+    for (const rollup of ADDED) {
+      await queryRunner.query(createTableSql(rollup));
+      await queryRunner.query(settledFromLinksSql(rollup));
+    }
     for (const change of Object.keys(CHANGES) as Change[]) {
       await queryRunner.query(functionSql(change, AFTER));
     }
-    await queryRunner.query(viewSql(REGION_DAYS));
+    for (const rollup of ADDED) await queryRunner.query(viewSql(rollup));
+    // Their statistics now, not when autovacuum gets to them: without them the planner
+    // takes a month's thousands of rows for one and sorts where it should hash.
+    for (const rollup of ADDED) await queryRunner.query(`ANALYZE ${rollup.table}`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -52,7 +66,9 @@ export class ClickRollupRegionDays1764600000000 implements MigrationInterface {
     for (const change of Object.keys(CHANGES) as Change[]) {
       await queryRunner.query(functionSql(change, BEFORE));
     }
-    await queryRunner.query(`DROP VIEW ${REGION_DAYS.view}`);
-    await queryRunner.query(`DROP TABLE ${REGION_DAYS.table}`);
+    for (const rollup of [...ADDED].reverse()) {
+      await queryRunner.query(`DROP VIEW ${rollup.view}`);
+      await queryRunner.query(`DROP TABLE ${rollup.table}`);
+    }
   }
 }

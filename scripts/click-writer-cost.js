@@ -205,7 +205,8 @@ async function main() {
       (SELECT count(*) FROM click_rollup_route_hours)::int AS route_hours,
       (SELECT count(*) FROM click_rollup_country_hours)::int AS country_hours,
       (SELECT count(*) FROM click_rollup_device_hours)::int AS device_hours,
-      (SELECT count(*) FROM click_rollup_region_days)::int AS region_days`)
+      (SELECT count(*) FROM click_rollup_region_days)::int AS region_days,
+      (SELECT count(*) FROM click_rollup_merchant_region_days)::int AS merchant_region_days`)
   ).rows;
   console.log(JSON.stringify({ storedAfterRoundsWithTriggers: rows }));
   await db.end();

@@ -70,7 +70,7 @@ const DAYS_OF_PERIOD = `day >= ($3::timestamptz AT TIME ZONE 'UTC')::date AND da
 
 /**
  * Clicks and conversions of one period per network and region, joined group for group.
- * Clicks come from the click rollup by day and region (the scope's) or the link rollup (one
+ * Clicks come from the click rollup by day, network and region (the scope's) or the link rollup (one
  * link's), the conversions from a conversion rollup; both sources are fixed SQL chosen by
  * the caller, never from the request.
  */
@@ -258,7 +258,7 @@ export class ConversionRollupReadsRepository {
     >(
       `WITH click_groups AS (
          SELECT merchant_id, network_id, region, sum(clicks)::bigint AS clicks
-           FROM click_rollup_region_days_all
+           FROM click_rollup_merchant_region_days_all
           WHERE creator_id = $1 AND environment = $2
             AND day >= ($4::timestamptz AT TIME ZONE 'UTC')::date
             AND merchant_id = ANY($3::varchar[]) AND network_id IS NOT NULL

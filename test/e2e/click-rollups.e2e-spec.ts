@@ -449,11 +449,14 @@ describe('Click rollups (e2e)', () => {
         expectedOf(records).deviceHours.length,
       );
       await regionDays.up(runner);
-      // One more rollup: its table, its key, its view; filled from the settled link rows.
-      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3 + 3 + 3);
-      await totals(['click_rollup_region_days']);
+      // Two more rollups: their tables, keys and views; filled from the settled link rows.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3 + 3 + 6);
+      await totals(['click_rollup_region_days', 'click_rollup_merchant_region_days']);
       expect((await rows('click_rollup_region_days')).length).toBe(
         expectedOf(records).regionDays.length,
+      );
+      expect((await rows('click_rollup_merchant_region_days')).length).toBe(
+        expectedOf(records).merchantRegionDays.length,
       );
     } finally {
       await runner.rollbackTransaction();

@@ -88,6 +88,7 @@ export interface RollupRows {
   countryHours: string[];
   deviceHours: string[];
   regionDays: string[];
+  merchantRegionDays: string[];
 }
 
 /** What a rollup row is made of: a click's fields, with numbers exact in units of their scale. */
@@ -162,6 +163,13 @@ const SHAPES = {
     c.creatorId,
     c.environment,
     dayOf(c.clickedAtMs),
+    c.networkId,
+    c.region,
+  ],
+  merchantRegionDays: (c: RollupSource) => [
+    c.creatorId,
+    c.environment,
+    dayOf(c.clickedAtMs),
     c.merchantId,
     c.networkId,
     c.region,
@@ -197,6 +205,7 @@ export function rollupsOf(clicks: RollupSource[]): RollupRows {
     countryHours: build('countryHours', false),
     deviceHours: build('deviceHours', false),
     regionDays: build('regionDays', false),
+    merchantRegionDays: build('merchantRegionDays', false),
   };
 }
 
@@ -257,7 +266,8 @@ export async function storedClicksOf(
 /** The key columns after the day of each daily creator rollup. */
 const DAILY_KEYS: Record<string, string> = {
   click_rollup_route_days: 'merchant_id, network_id, preset, outcome',
-  click_rollup_region_days: 'merchant_id, network_id, region',
+  click_rollup_region_days: 'network_id, region',
+  click_rollup_merchant_region_days: 'merchant_id, network_id, region',
 };
 
 /** The key columns after the hour of each hourly creator rollup. */
@@ -297,14 +307,16 @@ export async function storedRollupsOf(
     );
   };
   const hour = (row: StoredRow) => new Date(row.hour as Date).toISOString();
-  const [links, routeDays, routeHours, countryHours, deviceHours, regionDays] = await Promise.all([
-    query('click_rollup_links'),
-    query('click_rollup_route_days'),
-    query('click_rollup_route_hours'),
-    query('click_rollup_country_hours'),
-    query('click_rollup_device_hours'),
-    query('click_rollup_region_days'),
-  ]);
+  const [links, routeDays, routeHours, countryHours, deviceHours, regionDays, merchantRegionDays] =
+    await Promise.all([
+      query('click_rollup_links'),
+      query('click_rollup_route_days'),
+      query('click_rollup_route_hours'),
+      query('click_rollup_country_hours'),
+      query('click_rollup_device_hours'),
+      query('click_rollup_region_days'),
+      query('click_rollup_merchant_region_days'),
+    ]);
   const serialise = (rows: StoredRow[], shape: (row: StoredRow) => unknown[]) =>
     rows.map((row) => JSON.stringify(shape(row))).sort();
   return {
@@ -359,6 +371,14 @@ export async function storedRollupsOf(
       row.clicks,
     ]),
     regionDays: serialise(regionDays, (row) => [
+      row.creator_id,
+      row.environment,
+      row.day_text,
+      row.network_id,
+      row.region,
+      row.clicks,
+    ]),
+    merchantRegionDays: serialise(merchantRegionDays, (row) => [
       row.creator_id,
       row.environment,
       row.day_text,
