@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { UniqueVisitorsService } from './unique-visitors.service';
 import { AnalyticsDatabase } from '../database/analytics-database';
 import { ExcludedHitsRepository } from './excluded-hits.repository';
@@ -289,8 +290,12 @@ export class AnalyticsService {
    * reserved are over the budget.
    */
   private reservePoints(points: number): void {
-    const waitSeconds = this.points.reserve(points, performance.now());
-    if (waitSeconds === 0) return;
+    const budgetWaitSeconds = this.points.reserve(points, performance.now());
+    if (budgetWaitSeconds === 0) return;
+    // Callers refused in the same moment are told different waits (the budget's, up to twice
+    // it), so they do not all come back in the same second: thirty dashboards retrying
+    // together made bursts of API work that held the redirects up by 100 ms and more.
+    const waitSeconds = budgetWaitSeconds + randomInt(budgetWaitSeconds + 1);
     throw new AppError(
       ErrorCode.ANALYTICS_BUSY,
       `Time series are at capacity on this server: ${this.pointsPerSecond} points a second ` +

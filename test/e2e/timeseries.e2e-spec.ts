@@ -186,7 +186,18 @@ describe('Analytics time series (e2e)', () => {
       expect(refused.status).toBe(503);
       expect(refused.body.error.code).toBe('ANALYTICS_BUSY');
       expect(refused.body.error.message).toContain('ANALYTICS_POINTS_PER_SECOND');
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(8);
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(8);
+      // Up to twice the budget's wait (ten seconds of points), drawn per caller, and said the
+      // same in the message: callers refused together are not sent back together.
+      expect(wait).toBeLessThanOrEqual(20);
+      expect(refused.body.error.message).toContain(`Retry in ${wait} seconds`);
+      const waits = new Set<string>();
+      for (let i = 0; i < 12; i++) {
+        const again = await dashboard.get('/v1/analytics/timeseries?from=2026-03-01&to=2026-03-01');
+        waits.add(String(again.headers['retry-after']));
+      }
+      expect(waits.size).toBeGreaterThan(1);
     } finally {
       await metered.close();
     }
