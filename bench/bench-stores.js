@@ -33,8 +33,8 @@ async function flushRedis(redisUrl) {
 }
 exports.flushRedis = flushRedis;
 
-/** Drops and makes again the database of `databaseUrl`, and empties the Redis database. */
-exports.resetStores = async (databaseUrl, redisUrl) => {
+/** Drops and makes again the database of `databaseUrl` (empty: no migration has run). */
+async function resetDatabase(databaseUrl) {
   const admin = new Client({
     connectionString: databaseUrl.replace(/\/[^/?]+(\?|$)/, '/postgres$1'),
   });
@@ -43,6 +43,12 @@ exports.resetStores = async (databaseUrl, redisUrl) => {
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
+}
+exports.resetDatabase = resetDatabase;
+
+/** Drops and makes again the database of `databaseUrl`, and empties the Redis database. */
+exports.resetStores = async (databaseUrl, redisUrl) => {
+  await resetDatabase(databaseUrl);
   await flushRedis(redisUrl);
 };
 

@@ -34,6 +34,7 @@ const SHAPE = process.env.WRITER_COST_SHAPE ?? 'bench';
 const HOUR_MS = 60 * 60 * 1000;
 
 const { COUNTRIES } = require('../bench/visitor-countries');
+const { resetDatabase: resetDatabaseAt } = require('../bench/bench-stores');
 const DEVICES = ['desktop', 'mobile', 'mobile', 'tablet', 'desktop'];
 const MERCHANTS = ['amazon', 'asos', 'nike', 'zalando', 'walmart', 'etsy', 'ebay', 'target'];
 const NETWORKS = ['amazon_associates', 'awin', 'impact', 'cj'];
@@ -80,13 +81,9 @@ function backendCpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
 }
 
+/** The scratch database made afresh and migrated. */
 async function resetDatabase() {
-  const admin = new Client({ connectionString: DB_URL.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
-  await admin.connect();
-  const name = new URL(DB_URL).pathname.slice(1);
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await resetDatabaseAt(DB_URL);
   execFileSync(process.execPath, [path.join(root, 'bin/linkpilot.js'), 'db', 'migrate', '--json'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: DB_URL, LOG_LEVEL: 'error' },
@@ -98,6 +95,9 @@ async function main() {
   await resetDatabase();
   const { ClickStreamConsumer } = require(
     path.join(root, 'dist/src/analytics/click-stream.consumer'),
+  );
+  const { ClickWritesRepository } = require(
+    path.join(root, 'dist/src/analytics/click-writes.repository'),
   );
   const { ClickRollupsRepository } = require(
     path.join(root, 'dist/src/analytics/click-rollups.repository'),
@@ -113,11 +113,11 @@ async function main() {
     `CREATE TABLE IF NOT EXISTS clicks_cost PARTITION OF clicks FOR VALUES FROM ('${month}-01') TO ('${next.toISOString().slice(0, 10)}')`,
   );
   const [{ pid }] = (await db.query('SELECT pg_backend_pid() AS pid')).rows;
-  // The consumer's insert only runs its statement through the repository it is given.
+  // The consumer's insert runs the writes repository's statement, here on this connection.
   const writer = new ClickStreamConsumer(
     { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
     null,
-    { query: (sql, parameters) => db.query(sql, parameters) },
+    new ClickWritesRepository({ query: (sql, parameters) => db.query(sql, parameters) }),
   );
   // The settling of the app, through this connection (a DataSource's query and transaction).
   const manager = { query: async (sql, parameters) => (await db.query(sql, parameters)).rows };
