@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import {
+  AUDIENCE_HOURS,
   type Change,
   CHANGES,
   createTableSql,
   type CreatorRollup,
   functionSql,
-  HOUR,
   lockSql,
   COUNTRY_HOURS,
   DEVICE_HOURS,
@@ -13,14 +13,6 @@ import {
   settledFromLinksSql,
   viewSql,
 } from './click-rollup-sql';
-
-/** Before: one audience rollup by country and device together. */
-const AUDIENCE_HOURS: CreatorRollup = {
-  table: 'click_rollup_audience_hours',
-  view: 'click_rollup_audience_hours_all',
-  key: [['creator_id'], ['environment'], ['hour', HOUR], ['visitor_country'], ['device_class']],
-  sums: [],
-};
 
 const BEFORE: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, AUDIENCE_HOURS];
 const AFTER: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, COUNTRY_HOURS, DEVICE_HOURS];

@@ -7,7 +7,7 @@
  * Migrations already applied ran this SQL: a change here must leave what it generates for
  * them as it was (a new shape of trigger belongs in a module of its own).
  */
-export const HOUR = `date_trunc('hour', clicked_at, 'UTC')`;
+const HOUR = `date_trunc('hour', clicked_at, 'UTC')`;
 export const DAY = `(clicked_at AT TIME ZONE 'UTC')::date`;
 
 export interface Rollup {
@@ -26,7 +26,7 @@ const SUMS = [
 ] as const;
 
 /** As in ClickRollups1764450000000: every writer touches the rollups in list order. */
-const LINKS: Rollup = {
+export const LINKS: Rollup = {
   table: 'click_rollup_links',
   key: [
     ['creator_id'],
@@ -66,6 +66,14 @@ export const ROUTE_ROLLUPS: readonly CreatorRollup[] = [
     sums: [],
   },
 ];
+
+/** Before ClickRollupAudienceSplit1764550000000: one audience rollup by country and device. */
+export const AUDIENCE_HOURS: CreatorRollup = {
+  table: 'click_rollup_audience_hours',
+  view: 'click_rollup_audience_hours_all',
+  key: [['creator_id'], ['environment'], ['hour', HOUR], ['visitor_country'], ['device_class']],
+  sums: [],
+};
 
 /** Since ClickRollupAudienceSplit1764550000000: one by country, one by device. */
 export const COUNTRY_HOURS: CreatorRollup = {
@@ -150,7 +158,7 @@ function dropEmptySql({ table, key }: Rollup, where = ''): string {
            (SELECT DISTINCT creator_id, environment, ${value} FROM old_clicks${where});`;
 }
 
-const changeSql = (rollup: Rollup, change: Change, where = ''): string =>
+export const changeSql = (rollup: Rollup, change: Change, where = ''): string =>
   upsertSql(rollup, change, where) + (change === 'insert' ? '' : dropEmptySql(rollup, where));
 
 /**
