@@ -77,9 +77,7 @@ if (OTHER_NODES.length > 0 && (IS_LARGE || INSTRUCTIONS)) {
     '--node compares node binaries on the default profile, without BENCH_INSTRUCTIONS',
   );
 }
-// BENCH_WRITER_COST=1: each round also measures the redirect with the click rollups' insert
-// trigger disabled, and the report adds the click writer's CPU per click (click workers and
-// PostgreSQL) with and without the rollups.
+// BENCH_WRITER_COST=1 (see the header): every round also without the rollups' insert trigger.
 const WRITER_COST = process.env.BENCH_WRITER_COST === '1';
 if (WRITER_COST && (OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)) {
   throw new Error('BENCH_WRITER_COST runs on the default profile, one node, no BENCH_INSTRUCTIONS');

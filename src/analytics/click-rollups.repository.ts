@@ -5,8 +5,8 @@ import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
 
 /**
  * The rollup tables of migrations ClickRollups1764450000000,
- * ClickRollupAudienceSplit1764550000000 and ClickRollupRegionDays1764600000000, in the order every writer locks
- * them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
+ * ClickRollupAudienceSplit1764550000000 and ClickRollupRegionDays1764600000000, in the order
+ * every writer locks them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
  * holding the UTC hour (timestamptz) or day (date).
  */
 const LINKS = {

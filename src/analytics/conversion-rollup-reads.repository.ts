@@ -70,9 +70,9 @@ const DAYS_OF_PERIOD = `day >= ($3::timestamptz AT TIME ZONE 'UTC')::date AND da
 
 /**
  * Clicks and conversions of one period per network and region, joined group for group.
- * Clicks come from the click rollup by day, network and region (the scope's) or the link rollup (one
- * link's), the conversions from a conversion rollup; both sources are fixed SQL chosen by
- * the caller, never from the request.
+ * Clicks come from the click rollup by day, network and region (the scope's) or the link
+ * rollup (one link's), the conversions from a conversion rollup; both sources are fixed SQL
+ * chosen by the caller, never from the request.
  */
 function figuresSql(clickSource: string, conversionSource: string): string {
   return `
@@ -205,9 +205,7 @@ export class ConversionRollupReadsRepository {
     const bucket = useDays
       ? `(day::timestamp AT TIME ZONE 'UTC')`
       : `date_trunc('${series.interval}', hour, 'UTC')`;
-    const inRange = useDays
-      ? `day >= ($3::timestamptz AT TIME ZONE 'UTC')::date AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date`
-      : 'hour >= $3::timestamptz AND hour < $4::timestamptz';
+    const inRange = useDays ? DAYS_OF_PERIOD : 'hour >= $3::timestamptz AND hour < $4::timestamptz';
     const linkFilter = series.linkId === null ? '' : 'AND link_id = $6';
     const rows = (await source.query(
       `SELECT (extract(epoch FROM bucket) * 1000)::float8 AS bucket_ms, key, value
