@@ -471,6 +471,14 @@ async function setClickRollups(state) {
   await db.end();
 }
 
+/** Folds the click writers' link rollup deltas into the link rollup, as the compactor does. */
+async function compactLinkRollupDeltas() {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  await db.query('SELECT click_rollup_link_deltas_compact()');
+  await db.end();
+}
+
 /** The click writer's CPU per click: the click workers' and PostgreSQL's. */
 const writerCpuUs = (cpuUsPerClick) =>
   cpuUsPerClick.clickWorkers === null || cpuUsPerClick.postgres === null
@@ -765,7 +773,10 @@ async function main() {
             inDatabase = await countClicksInDatabase();
           }
           settledMs = Math.max(settledMs, Date.now() - stoppedAt);
-          // From the start of the load until its clicks were all stored.
+          // The deltas the rollups' trigger appended are folded into the link rollup every
+          // CLICK_ROLLUP_COMPACT_INTERVAL_MS; the last ones now, so their cost is counted.
+          if (rollups === 'on') await compactLinkRollupDeltas();
+          // From the start of the load until its clicks were all stored (and compacted).
           const stateCpu = meter(counted - countedBefore);
           if (rollups === 'off') {
             writerCostRounds.push({ round, cpuUsPerClick: stateCpu });

@@ -5,30 +5,15 @@ import {
   COUNTRY_HOURS,
   createTableSql,
   type CreatorRollup,
-  DAY,
   DEVICE_HOURS,
   functionSql,
   lockSql,
+  MERCHANT_REGION_DAYS,
+  REGION_DAYS,
   ROUTE_ROLLUPS,
   settledFromLinksSql,
   viewSql,
 } from './click-rollup-sql';
-
-/** The clicks by network and route region of each day: what a period's earnings divide by. */
-const REGION_DAYS: CreatorRollup = {
-  table: 'click_rollup_region_days',
-  view: 'click_rollup_region_days_all',
-  key: [['creator_id'], ['environment'], ['day', DAY], ['network_id'], ['region']],
-  sums: [],
-};
-
-/** The same by merchant too: the realised EPC per route that learned routing blends in. */
-const MERCHANT_REGION_DAYS: CreatorRollup = {
-  table: 'click_rollup_merchant_region_days',
-  view: 'click_rollup_merchant_region_days_all',
-  key: [['creator_id'], ['environment'], ['day', DAY], ['merchant_id'], ['network_id'], ['region']],
-  sums: [],
-};
 
 const ADDED = [REGION_DAYS, MERCHANT_REGION_DAYS];
 const BEFORE: readonly CreatorRollup[] = [...ROUTE_ROLLUPS, COUNTRY_HOURS, DEVICE_HOURS];

@@ -89,6 +89,21 @@ export const DEVICE_HOURS: CreatorRollup = {
   sums: [],
 };
 
+/** Since ClickRollupRegionDays1764600000000: clicks by day and route region, for earnings. */
+export const REGION_DAYS: CreatorRollup = {
+  table: 'click_rollup_region_days',
+  view: 'click_rollup_region_days_all',
+  key: [['creator_id'], ['environment'], ['day', DAY], ['network_id'], ['region']],
+  sums: [],
+};
+/** The same by merchant too: the realised EPC per route that learned routing blends in. */
+export const MERCHANT_REGION_DAYS: CreatorRollup = {
+  table: 'click_rollup_merchant_region_days',
+  view: 'click_rollup_merchant_region_days_all',
+  key: [['creator_id'], ['environment'], ['day', DAY], ['merchant_id'], ['network_id'], ['region']],
+  sums: [],
+};
+
 /** Column types as in `clicks` (ClickRollups1764450000000). */
 const COLUMN_TYPES: Record<string, string> = {
   creator_id: 'varchar(26) NOT NULL',
@@ -163,9 +178,14 @@ export const changeSql = (rollup: Rollup, change: Change, where = ''): string =>
 
 /**
  * The trigger function of ClickRollupWatermark1764520000000 over these creator rollups: the
- * link rollup takes every changed click, the creator rollups the settled ones only.
+ * link rollup takes every changed click (by `linksSql`: since ClickRollupLinkDeltas1764620000000
+ * through its deltas), the creator rollups the settled ones only.
  */
-export function functionSql(change: Change, creatorRollups: readonly CreatorRollup[]): string {
+export function functionSql(
+  change: Change,
+  creatorRollups: readonly CreatorRollup[],
+  linksSql = changeSql(LINKS, change),
+): string {
   const settled = ' WHERE clicked_at < settled_before';
   const anySettled = CHANGES[change].rows
     .map((rows) => `EXISTS (SELECT FROM ${rows}${settled})`)
@@ -175,7 +195,7 @@ export function functionSql(change: Change, creatorRollups: readonly CreatorRoll
     DECLARE
       settled_before timestamptz;
     BEGIN
-      ${changeSql(LINKS, change)}
+      ${linksSql}
       SELECT hour INTO settled_before FROM click_rollup_watermark;
       IF ${anySettled} THEN
         ${creatorRollups.map((rollup) => changeSql(rollup, change, settled)).join('\n')}
@@ -185,7 +205,7 @@ export function functionSql(change: Change, creatorRollups: readonly CreatorRoll
 }
 
 /** A creator rollup's column as the link rollup's rows make it: a day from their hour. */
-const fromLinksColumn = (column: string): string =>
+export const fromLinksColumn = (column: string): string =>
   column === 'day' ? `(hour AT TIME ZONE 'UTC')::date AS day` : column;
 
 /** A creator rollup's settled rows, and the link rollup's rows after the watermark. */

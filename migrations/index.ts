@@ -18,6 +18,7 @@ import { ClickRollupAudienceSplit1764550000000 } from './1764550000000-click-rol
 import { Conversions1764560000000 } from './1764560000000-conversions';
 import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
 import { ClickRollupRegionDays1764600000000 } from './1764600000000-click-rollup-region-days';
+import { ClickRollupLinkDeltas1764620000000 } from './1764620000000-click-rollup-link-deltas';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Conversions1764560000000,
   RoutingMode1764580000000,
   ClickRollupRegionDays1764600000000,
+  ClickRollupLinkDeltas1764620000000,
 ];

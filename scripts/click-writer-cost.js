@@ -7,7 +7,8 @@
  * sizes, in rounds alternating triggers on and off, and prints the medians: CPU of the
  * database backend that ran the statements (from /proc, so PostgreSQL must run on this
  * machine) and wall time, in microseconds per click. Clicks are stamped from now on, 5 ms
- * apart, as the edge stamps them; the hours they pass are settled into the creator rollups
+ * apart, as the edge stamps them; the deltas a round with the triggers appends are folded into
+ * the link rollup at its end (in its CPU); the hours they pass are settled into the creator rollups
  * as the app does it (ClickRollupSettler, on the same backend), and that CPU is reported
  * per click written with the triggers on (`settleCpuUsPerClick`), to add to their cost.
  *
@@ -115,7 +116,12 @@ async function main() {
   const [{ pid }] = (await db.query('SELECT pg_backend_pid() AS pid')).rows;
   // The consumer's insert runs the writes repository's statement, here on this connection.
   const writer = new ClickStreamConsumer(
-    { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
+    {
+      consumerEnabled: false,
+      pollIntervalMs: 250,
+      claimIdleMs: 30_000,
+      rollupCompactIntervalMs: 10_000,
+    },
     null,
     new ClickWritesRepository({ query: (sql, parameters) => db.query(sql, parameters) }),
   );
@@ -138,11 +144,10 @@ async function main() {
   let atMs = Date.now();
   // The app's clock, as the settler sees it: the time of the next click to be written.
   let nowMs = atMs;
-  const settler = new ClickRollupSettler(
-    { consumerEnabled: true },
-    new ClickRollupsRepository(dataSource),
-    { nowMs: () => nowMs },
-  );
+  const rollups = new ClickRollupsRepository(dataSource);
+  const settler = new ClickRollupSettler({ consumerEnabled: true }, rollups, {
+    nowMs: () => nowMs,
+  });
   const settle = { cpuSeconds: 0, clicks: 0 };
   async function measureSettling(work) {
     const cpuBefore = backendCpuSeconds(pid);
@@ -172,6 +177,9 @@ async function main() {
         const cpuBefore = backendCpuSeconds(pid);
         const startedAt = process.hrtime.bigint();
         for (const batch of batches) await writer.insert(batch);
+        // The round's deltas folded into the link rollup, as the compactor does every
+        // CLICK_ROLLUP_COMPACT_INTERVAL_MS (a round is 4 s of clicks at the bench's rate).
+        if (mode === 'on') await rollups.compactLinkDeltas();
         const wallUs = Number(process.hrtime.bigint() - startedAt) / 1e3;
         const clicks = batches.length * size;
         if (mode === 'on') settle.clicks += clicks;

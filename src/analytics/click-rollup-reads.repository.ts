@@ -112,7 +112,7 @@ const GROUP_COLUMNS: Record<TimeseriesGroup, string | null> = {
 
 /** Each series rollup: its table and its bucket column as a timestamptz. */
 const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> = {
-  links: { table: 'click_rollup_links', isDaily: false },
+  links: { table: 'click_rollup_links_all', isDaily: false },
   route_days: { table: 'click_rollup_route_days_all', isDaily: true },
   route_hours: { table: 'click_rollup_route_hours_all', isDaily: false },
   country_hours: { table: 'click_rollup_country_hours_all', isDaily: false },
@@ -120,7 +120,7 @@ const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> =
 };
 
 const TOTAL_TABLES: Record<TotalRollup, string> = {
-  links: 'click_rollup_links',
+  links: 'click_rollup_links_all',
   route_days: 'click_rollup_route_days_all',
 };
 
@@ -128,8 +128,10 @@ const TOTAL_TABLES: Record<TotalRollup, string> = {
  * Analytics answers from the click rollups (migration ClickRollups1764450000000): every read
  * of the API maps onto whole hour or day buckets, as its ranges are whole UTC days. The
  * creator rollups are read through their `*_all` views (migration
- * ClickRollupWatermark1764520000000): their settled hours, and the link rollup's rows of the
- * hours after the watermark; every statement sums rows per group, so both parts add up. The
+ * ClickRollupWatermark1764520000000): their settled hours, and the link rollup's rows and
+ * deltas (ClickRollupLinkDeltas1764620000000) of the hours after the watermark; the link
+ * rollup through `click_rollup_links_all`, its rows and deltas. Every statement sums rows per
+ * group, so the parts add up. The
  * caller chooses the rollup and the connection (an analytics slot, or the serving pool), so
  * this holds only statements.
  */

@@ -23,9 +23,13 @@ function fakeRollups(hoursWithRows: string[], watermark: string) {
 }
 
 const settlerOf = (rollups: ClickRollupsRepository, nowIso: string, consumerEnabled = true) =>
-  new ClickRollupSettler({ consumerEnabled, pollIntervalMs: 250, claimIdleMs: 30_000 }, rollups, {
-    nowMs: () => at(nowIso),
-  });
+  new ClickRollupSettler(
+    { consumerEnabled, pollIntervalMs: 250, claimIdleMs: 30_000, rollupCompactIntervalMs: 10_000 },
+    rollups,
+    {
+      nowMs: () => at(nowIso),
+    },
+  );
 
 describe('ClickRollupSettler', () => {
   it('should settle each hour with rows in its own move, up to the hour ended 5 minutes ago', async () => {

@@ -82,6 +82,15 @@ const CREATOR_ROLLUPS = [
   },
 ] as const;
 
+/**
+ * What click writers append instead of upserting the link rollup (migration
+ * ClickRollupLinkDeltas1764620000000), folded into it by `compactLinkDeltas`, and the view of
+ * both that reads of the link rollup add up.
+ */
+const LINK_DELTAS = 'click_rollup_link_deltas';
+const LINKS_ALL = 'click_rollup_links_all';
+const COMPACT_SQL = `SELECT click_rollup_link_deltas_compact() AS written`;
+
 type Rollup = typeof LINKS | (typeof CREATOR_ROLLUPS)[number];
 
 /** Every rollup, in lock order. */
@@ -212,16 +221,20 @@ function dropEmptySql(rollup: (typeof CREATOR_ROLLUPS)[number]): string {
              WHERE hour >= $1 AND hour < $2)`;
 }
 
-/** The first hour at or after `$1` with link rollup rows (an index probe). */
-const FIRST_LINK_HOUR_SQL = `SELECT min(hour) AS hour FROM click_rollup_links WHERE hour >= $1`;
+/** The first hour at or after `$1` with link rollup rows or deltas (index probes). */
+const FIRST_LINK_HOUR_SQL = `
+  SELECT least((SELECT min(hour) FROM click_rollup_links WHERE hour >= $1),
+               (SELECT min(hour) FROM ${LINK_DELTAS} WHERE hour >= $1)) AS hour`;
 
 /**
  * First in a batch's transaction, before the statement that aggregates: a writer's increment
  * (a trigger on clicks, which locks the rollups in table order) either committed before, and
- * the aggregation sees its clicks, or waits for the batch to commit and then adds to it.
+ * the aggregation sees its clicks, or waits for the batch to commit and then adds to it. The
+ * link rollup and its deltas come first, as the batch folds the deltas in (COMPACT_SQL)
+ * before it reads the link rollup.
  */
 const lockSql = (rollups: readonly Rollup[]): string =>
-  `LOCK TABLE ${rollups.map((rollup) => rollup.table).join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
+  `LOCK TABLE ${[LINKS.table, LINK_DELTAS, ...rollups.filter((rollup) => rollup !== LINKS).map((rollup) => rollup.table)].join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
 
 /**
  * The starts of the UTC `unit`s (days or hours) in which `column` of `table` has rows of a
@@ -313,7 +326,7 @@ const RAW_DAY_TOTALS_SQL = `
 function rollupDayTotalsSql(rollup: Rollup): string {
   const day = rollup.bucket === 'day' ? 'day' : `(hour AT TIME ZONE 'UTC')::date`;
   const sums = rollup.sums.map((column) => `, sum(${column}) AS ${column}`).join('');
-  const table = 'view' in rollup ? rollup.view : rollup.table;
+  const table = 'view' in rollup ? rollup.view : LINKS_ALL;
   return `
     SELECT environment, ${day} AS day, sum(clicks)::int AS clicks${sums}
       FROM ${inBatchSql({ table, bucket: rollup.bucket })}
@@ -464,7 +477,17 @@ export class ClickRollupsRepository {
     return Number(rows[0].ms);
   }
 
-  /** The first hour at or after `from` with link rollup rows, if any. */
+  /**
+   * Folds the deltas click writers appended into the link rollup, in one statement (so every
+   * read sees each click once, in the deltas or in the link rollup); answers the link rows
+   * written. Compactions run one at a time; each waits for a settling or rebuild batch.
+   */
+  async compactLinkDeltas(): Promise<number> {
+    const rows: { written: number }[] = await this.dataSource.query(COMPACT_SQL);
+    return rows[0].written;
+  }
+
+  /** The first hour at or after `from` with link rollup rows or deltas, if any. */
   async findFirstLinkHourFrom(from: Date): Promise<Date | null> {
     const rows: { hour: Date | null }[] = await this.dataSource.query(FIRST_LINK_HOUR_SQL, [from]);
     return rows[0]?.hour === null || rows[0] === undefined ? null : new Date(rows[0].hour);
@@ -472,7 +495,8 @@ export class ClickRollupsRepository {
 
   /**
    * Moves the watermark to `to` (an hour's start), in one transaction: forward, the creator
-   * rollups take the link rollup's rows of the hours it passes; back (only with `canMoveBack`),
+   * rollups take the link rollup's rows of the hours it passes (its deltas folded in first,
+   * under the lock); back (only with `canMoveBack`),
    * they give them up. Writers wait meanwhile (the rollups are locked first, as by the
    * rebuild), so a click is in the creator rollups exactly when its hour is before the
    * watermark. Answers the watermark before, in ms (Infinity when every hour is settled).
@@ -480,6 +504,7 @@ export class ClickRollupsRepository {
   moveWatermark(to: Date, { canMoveBack = false } = {}): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(lockSql([LINKS, ...CREATOR_ROLLUPS]));
+      await manager.query(COMPACT_SQL);
       const [{ ms }]: { ms: string }[] = await manager.query(
         `SELECT extract(epoch FROM hour) * 1000 AS ms FROM click_rollup_watermark`,
       );
@@ -521,6 +546,7 @@ export class ClickRollupsRepository {
   ): Promise<RollupBatchResult> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(lockSql(rollups));
+      await manager.query(COMPACT_SQL);
       const [counts]: { rows: string; differing: string }[] = await manager.query(sql, [
         creatorId,
         from,

@@ -37,7 +37,12 @@ describe(ClickStreamConsumer.name, () => {
         }),
     } as unknown as ClickWritesRepository;
     const consumer = new ClickStreamConsumer(
-      { consumerEnabled: true, pollIntervalMs: 10, claimIdleMs: 60_000 },
+      {
+        consumerEnabled: true,
+        pollIntervalMs: 10,
+        claimIdleMs: 60_000,
+        rollupCompactIntervalMs: 10_000,
+      },
       store,
       clicks,
     );

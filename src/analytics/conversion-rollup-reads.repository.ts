@@ -137,7 +137,7 @@ export class ConversionRollupReadsRepository {
                WHERE creator_id = $1 AND environment = $2 AND ${DAYS_OF_PERIOD}) AS v`,
           ]
         : [
-            `click_rollup_links
+            `click_rollup_links_all
               WHERE link_id = $5 AND creator_id = $1 AND environment = $2
                 AND hour >= $3::timestamptz AND hour < $4::timestamptz`,
             `(SELECT * FROM conversion_rollup_links

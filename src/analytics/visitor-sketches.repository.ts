@@ -130,7 +130,7 @@ export class VisitorSketchesRepository {
   /** The links with counted clicks of a creator's environment on a day, from the link rollup. */
   async linksClickedOn(of: SketchDay): Promise<string[]> {
     const rows = await this.serving.query<{ link_id: string }[]>(
-      `SELECT DISTINCT link_id FROM click_rollup_links
+      `SELECT DISTINCT link_id FROM click_rollup_links_all
         WHERE creator_id = $1 AND environment = $2
           AND hour >= $3::timestamptz AND hour < $4::timestamptz
         ORDER BY 1`,

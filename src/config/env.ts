@@ -169,6 +169,8 @@ export interface ClicksConfig {
   pollIntervalMs: number;
   /** A pending stream entry idle this long belonged to a crashed worker and is claimed. */
   claimIdleMs: number;
+  /** How often the click writers' link rollup deltas are folded into the link rollup. */
+  rollupCompactIntervalMs: number;
 }
 
 /**
@@ -276,6 +278,7 @@ export const ENV_VARIABLES = [
   'CLICK_CONSUMER_ENABLED',
   'CLICK_POLL_INTERVAL_MS',
   'CLICK_CLAIM_IDLE_MS',
+  'CLICK_ROLLUP_COMPACT_INTERVAL_MS',
   'CLICK_SPOOL_MAX_BYTES',
   'CLICK_RETENTION_MONTHS',
   'ROLLUP_RETENTION_MONTHS',
@@ -612,6 +615,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       consumerEnabled: reader.bool('CLICK_CONSUMER_ENABLED', true),
       pollIntervalMs: reader.int('CLICK_POLL_INTERVAL_MS', 250, 10, 60000),
       claimIdleMs: reader.int('CLICK_CLAIM_IDLE_MS', 30000, 1, 3600000),
+      rollupCompactIntervalMs: reader.int('CLICK_ROLLUP_COMPACT_INTERVAL_MS', 60000, 100, 600000),
     },
     clickSpool: {
       dir: path.join(dataDir, 'click-spool'),

@@ -44,6 +44,7 @@ describe('Click stream consumer (e2e)', () => {
         consumerEnabled: false,
         pollIntervalMs: 250,
         claimIdleMs: CLAIM_IDLE_MS,
+        rollupCompactIntervalMs: 10_000,
         ...config,
       } satisfies ClicksConfig,
       t.app.get(KvStore),
@@ -124,7 +125,12 @@ describe('Click stream consumer (e2e)', () => {
       const linkId = await clickTimes(6);
       // Claiming would take a minute: only reading its own pending entries back can be quick.
       const cutOff = new ClickStreamConsumer(
-        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 60_000 },
+        {
+          consumerEnabled: false,
+          pollIntervalMs: 250,
+          claimIdleMs: 60_000,
+          rollupCompactIntervalMs: 10_000,
+        },
         t.app.get(KvStore),
         new ClickWritesRepository(cutOffDatabase.getRepository(ClickEntity)),
       );
@@ -233,7 +239,7 @@ describe('Click stream consumer (e2e)', () => {
             .redirects(0)
             .expect(302);
         }
-        await worker({ claimIdleMs: 60_000 }).drainOnce();
+        await worker({ claimIdleMs: 60_000, rollupCompactIntervalMs: 10_000 }).drainOnce();
         expect(await rowsFor(held)).toHaveLength(2);
         // The two written are acknowledged; the three pending ones must survive the trim.
         expect(await redis.xlen(stream)).toBeGreaterThanOrEqual(3);

@@ -17,6 +17,7 @@ import { ClickRollups1764450000000 } from '../../migrations/1764450000000-click-
 import { ClickRollupWatermark1764520000000 } from '../../migrations/1764520000000-click-rollup-watermark';
 import { ClickRollupAudienceSplit1764550000000 } from '../../migrations/1764550000000-click-rollup-audience-split';
 import { ClickRollupRegionDays1764600000000 } from '../../migrations/1764600000000-click-rollup-region-days';
+import { ClickRollupLinkDeltas1764620000000 } from '../../migrations/1764620000000-click-rollup-link-deltas';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
@@ -110,7 +111,12 @@ describe('Click rollups (e2e)', () => {
     }
     const consumer = (claimIdleMs: number) =>
       new ClickStreamConsumer(
-        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs },
+        {
+          consumerEnabled: false,
+          pollIntervalMs: 250,
+          claimIdleMs,
+          rollupCompactIntervalMs: 10_000,
+        },
         t.app.get(KvStore),
         new ClickWritesRepository(
           t.app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity)),
@@ -172,6 +178,68 @@ describe('Click rollups (e2e)', () => {
         creators.map((c) => c.creatorId),
       ),
     ).toEqual(expectedOf(batches.flat()));
+  });
+
+  it('should fold the deltas into the link rollup, each click once, while writers append and delete', async () => {
+    const creators = [await newCreator(2), await newCreator(2)];
+    const creatorIds = creators.map((c) => c.creatorId);
+    const rollups = t.app.get(ClickRollupsRepository);
+    const dataSource = t.app.get(DataSource);
+    const linkRows = (table: string): Promise<{ clicks: string }[]> =>
+      dataSource.query(
+        `SELECT coalesce(sum(clicks), 0) AS clicks FROM ${table} WHERE creator_id = ANY($1)`,
+        [creatorIds],
+      );
+    const first = randomClicks(100, { seed: 20, creators, days: ['2026-03-16'] });
+    await writeClicks(clickWriter(t.app), first);
+    // Appended, not yet in the link rollup: reads add them up all the same.
+    expect(Number((await linkRows('click_rollup_link_deltas'))[0].clicks)).toBe(first.length);
+    expect(Number((await linkRows('click_rollup_links'))[0].clicks)).toBe(0);
+    expect(await storedRollupsOf(t.app, creatorIds)).toEqual(expectedOf(first));
+
+    let isWriting = true;
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      const writer = clickWriter(t.app);
+      for (let round = 0; isWriting || round < 3; round++) {
+        const records = randomClicks(80, {
+          seed: 2_000 + 100 * w + round,
+          creators,
+          days: ['2026-03-16'],
+        });
+        await writeClicks(writer, records);
+        // A removal folds the deltas first, then takes its clicks out of the link rollup.
+        if (round % 3 === 2) {
+          await dataSource.query(`DELETE FROM clicks WHERE record_id = ANY($1)`, [
+            records.slice(0, 5).map((record) => record.recordId),
+          ]);
+        }
+      }
+    });
+    const compactions = Array.from({ length: 3 }, async () => {
+      for (let i = 0; i < 8; i++) await rollups.compactLinkDeltas();
+    });
+    try {
+      const results = await Promise.allSettled(compactions);
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    } finally {
+      isWriting = false;
+    }
+    const results = await Promise.allSettled(writers);
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    const last = randomClicks(30, { seed: 21, creators, days: ['2026-03-16'] });
+    await writeClicks(clickWriter(t.app), last);
+    const expected = rollupsOf(await storedClicksOf(t.app, creatorIds));
+    expect(await storedRollupsOf(t.app, creatorIds)).toEqual(expected);
+
+    // Compacted: the link rollup alone holds every click, each row once per key.
+    expect(await rollups.compactLinkDeltas()).toBeGreaterThan(0);
+    expect(Number((await linkRows('click_rollup_link_deltas'))[0].clicks)).toBe(0);
+    expect(await storedRollupsOf(t.app, creatorIds)).toEqual(expected);
+    const [{ links }]: { links: number }[] = await dataSource.query(
+      `SELECT count(*)::int AS links FROM click_rollup_links WHERE creator_id = ANY($1)`,
+      [creatorIds],
+    );
+    expect(links).toBe(expected.links.length);
   });
 
   it('should add only the good entries of a batch that holds a bad one', async () => {
@@ -313,7 +381,12 @@ describe('Click rollups (e2e)', () => {
       const moves = jest.spyOn(repository, 'moveWatermark');
       const settler = (nowIso: string, consumerEnabled = true) =>
         new ClickRollupSettler(
-          { consumerEnabled, pollIntervalMs: 250, claimIdleMs: 30_000 },
+          {
+            consumerEnabled,
+            pollIntervalMs: 250,
+            claimIdleMs: 30_000,
+            rollupCompactIntervalMs: 10_000,
+          },
           repository,
           { nowMs: () => Date.parse(nowIso) },
         );
@@ -393,6 +466,8 @@ describe('Click rollups (e2e)', () => {
       const watermark = new ClickRollupWatermark1764520000000();
       const split = new ClickRollupAudienceSplit1764550000000();
       const regionDays = new ClickRollupRegionDays1764600000000();
+      const deltas = new ClickRollupLinkDeltas1764620000000();
+      await deltas.down(runner);
       await regionDays.down(runner);
       await split.down(runner);
       await watermark.down(runner);
@@ -406,7 +481,12 @@ describe('Click rollups (e2e)', () => {
       expect(Number((await objects())[0].count)).toBe(0);
       // Stored without rollups (as before the migration), then migrated.
       const writer = new ClickStreamConsumer(
-        { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
+        {
+          consumerEnabled: false,
+          pollIntervalMs: 250,
+          claimIdleMs: 30_000,
+          rollupCompactIntervalMs: 10_000,
+        },
         t.app.get(KvStore),
         new ClickWritesRepository(runner.manager.getRepository(ClickEntity)),
       );
@@ -458,6 +538,18 @@ describe('Click rollups (e2e)', () => {
       expect((await rows('click_rollup_merchant_region_days')).length).toBe(
         expectedOf(records).merchantRegionDays.length,
       );
+      await deltas.up(runner);
+      // The deltas, their index and the link rollup's view of both; writers append to them.
+      expect(Number((await objects())[0].count)).toBe(4 + 4 + 1 + 3 + 3 + 2 + 1 + 3 + 3 + 6 + 3);
+      const more = randomClicks(20, { seed: 16, creators: [creator], days: ['2026-03-13'] });
+      await writeClicks(writer, more);
+      expect((await rows('click_rollup_link_deltas')).reduce((sum, r) => sum + r.clicks, 0)).toBe(
+        more.length,
+      );
+      for (const view of ['click_rollup_links_all', 'click_rollup_route_days_all']) {
+        const total = (await rows(view)).reduce((sum, row) => sum + Number(row.clicks), 0);
+        expect([view, total]).toEqual([view, records.length + more.length]);
+      }
     } finally {
       await runner.rollbackTransaction();
       await runner.release();

@@ -12,7 +12,12 @@ import { KvStore } from '../../src/kv/kv-store';
 /** A click writer as the app builds one, its background loop off. */
 export function clickWriter(app: INestApplication): ClickStreamConsumer {
   return new ClickStreamConsumer(
-    { consumerEnabled: false, pollIntervalMs: 250, claimIdleMs: 30_000 },
+    {
+      consumerEnabled: false,
+      pollIntervalMs: 250,
+      claimIdleMs: 30_000,
+      rollupCompactIntervalMs: 10_000,
+    },
     app.get(KvStore),
     new ClickWritesRepository(app.get<Repository<ClickEntity>>(getRepositoryToken(ClickEntity))),
   );
@@ -278,9 +283,9 @@ const HOURLY_KEYS: Record<string, string> = {
 };
 
 /**
- * The creators' rollup rows as reads see them, in the shape of rollupsOf: the link rollup as
- * stored, the creator rollups through their views (their settled hours and the link rollup's
- * hours after the watermark), a group's rows in both parts added up.
+ * The creators' rollup rows as reads see them, in the shape of rollupsOf: the link rollup with
+ * its deltas, the creator rollups through their views (their settled hours and the link
+ * rollup's hours after the watermark), a group's rows in every part added up.
  */
 export async function storedRollupsOf(
   app: INestApplication,
@@ -288,9 +293,14 @@ export async function storedRollupsOf(
 ): Promise<RollupRows> {
   const query = (table: string): Promise<StoredRow[]> => {
     if (table === 'click_rollup_links') {
-      return app
-        .get(DataSource)
-        .query(`SELECT * FROM ${table} WHERE creator_id = ANY($1)`, [creatorIds]);
+      const keys = `creator_id, environment, link_id, hour, merchant_id, network_id, preset,
+        outcome, region, visitor_country, device_class`;
+      return app.get(DataSource).query(
+        `SELECT ${keys}, sum(clicks)::int AS clicks, sum(confidence_sum) AS confidence_sum,
+                sum(epc_sum) AS epc_sum
+           FROM click_rollup_links_all WHERE creator_id = ANY($1) GROUP BY ${keys}`,
+        [creatorIds],
+      );
     }
     const isDaily = table in DAILY_KEYS;
     const keys = isDaily
@@ -428,14 +438,14 @@ export async function unsettledRowsOf(
   const differing = rollups.map(
     ({ table, key, fromLinks, sums }) => `
       (SELECT count(*) FROM (
-        (SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links
+        (SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links_all
           WHERE creator_id = ANY($1) AND hour < (SELECT hour FROM click_rollup_watermark)
           GROUP BY ${fromLinks}
          EXCEPT ALL SELECT ${key}, ${sums.join(', ')} FROM ${table} WHERE creator_id = ANY($1))
         UNION ALL
         (SELECT ${key}, ${sums.join(', ')} FROM ${table} WHERE creator_id = ANY($1)
          EXCEPT ALL
-         SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links
+         SELECT ${fromLinks}, ${sums.map((sum) => `sum(${sum})`).join(', ')} FROM click_rollup_links_all
           WHERE creator_id = ANY($1) AND hour < (SELECT hour FROM click_rollup_watermark)
           GROUP BY ${fromLinks})) AS difference)`,
   );
