@@ -7,10 +7,12 @@
  * sizes, in rounds alternating triggers on and off, and prints the medians: CPU of the
  * database backend that ran the statements (from /proc, so PostgreSQL must run on this
  * machine) and wall time, in microseconds per click. Clicks are stamped from now on, 5 ms
- * apart, as the edge stamps them; the deltas a round with the triggers appends are folded into
- * the link rollup at its end (in its CPU); the hours they pass are settled into the creator rollups
- * as the app does it (ClickRollupSettler, on the same backend), and that CPU is reported
- * per click written with the triggers on (`settleCpuUsPerClick`), to add to their cost.
+ * apart, as the edge stamps them; the hours they pass are settled into the creator rollups as
+ * the app does it (ClickRollupSettler, on the same backend), and the deltas a round with the
+ * triggers appends are folded into the link rollup at its end (ClickRollupCompactor's work);
+ * those CPUs are reported per click written with the triggers on (`settleCpuUsPerClick`,
+ * `compactCpuUsPerClick`), to add to their cost. A round's 40,000 clicks span 200 s of click
+ * time, so the compaction finds few clicks per row: the bench's rate folds many more.
  *
  * WRITER_COST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/linkpilot_writer_cost)
  * is dropped and recreated, then migrated. WRITER_COST_SIZES (default 50,500,2000,8000),
@@ -149,6 +151,12 @@ async function main() {
     nowMs: () => nowMs,
   });
   const settle = { cpuSeconds: 0, clicks: 0 };
+  const compaction = { cpuSeconds: 0 };
+  async function measureCompaction(work) {
+    const cpuBefore = backendCpuSeconds(pid);
+    await work();
+    compaction.cpuSeconds += backendCpuSeconds(pid) - cpuBefore;
+  }
   async function measureSettling(work) {
     const cpuBefore = backendCpuSeconds(pid);
     await work();
@@ -177,14 +185,15 @@ async function main() {
         const cpuBefore = backendCpuSeconds(pid);
         const startedAt = process.hrtime.bigint();
         for (const batch of batches) await writer.insert(batch);
-        // The round's deltas folded into the link rollup, as the compactor does every
-        // CLICK_ROLLUP_COMPACT_INTERVAL_MS (a round is 4 s of clicks at the bench's rate).
-        if (mode === 'on') await rollups.compactLinkDeltas();
         const wallUs = Number(process.hrtime.bigint() - startedAt) / 1e3;
+        const cpuAfter = backendCpuSeconds(pid);
+        // The round's deltas folded into the link rollup, as the compactor does every
+        // CLICK_ROLLUP_COMPACT_INTERVAL_MS, its CPU reported apart (`compactCpuUsPerClick`).
+        if (mode === 'on') await measureCompaction(() => rollups.compactLinkDeltas());
         const clicks = batches.length * size;
         if (mode === 'on') settle.clicks += clicks;
         samples[mode].push({
-          cpuUs: ((backendCpuSeconds(pid) - cpuBefore) * 1e6) / clicks,
+          cpuUs: ((cpuAfter - cpuBefore) * 1e6) / clicks,
           wallUs: wallUs / clicks,
         });
       }
@@ -204,6 +213,7 @@ async function main() {
   console.log(
     JSON.stringify({
       settleCpuUsPerClick: Number(((settle.cpuSeconds * 1e6) / settle.clicks).toFixed(2)),
+      compactCpuUsPerClick: Number(((compaction.cpuSeconds * 1e6) / settle.clicks).toFixed(2)),
     }),
   );
   const [rows] = (
