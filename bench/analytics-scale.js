@@ -333,7 +333,7 @@ async function placeWatermark(db, month, openHours) {
 async function settle(db) {
   const startedAt = performance.now();
   await db.query(
-    'VACUUM (ANALYZE) clicks, click_rollup_links, click_rollup_route_days, click_rollup_route_hours, click_rollup_country_hours, click_rollup_device_hours, click_rollup_region_days, click_rollup_merchant_region_days',
+    'VACUUM (ANALYZE) clicks, click_rollup_links, click_rollup_link_deltas, click_rollup_route_days, click_rollup_route_hours, click_rollup_country_hours, click_rollup_device_hours, click_rollup_region_days, click_rollup_merchant_region_days',
   );
   return seconds(performance.now() - startedAt);
 }

@@ -475,7 +475,7 @@ async function setClickRollups(state) {
 async function compactLinkRollupDeltas() {
   const db = new Client({ connectionString: DB_URL });
   await db.connect();
-  await db.query('SELECT click_rollup_link_deltas_compact()');
+  await db.query('SELECT click_rollup_link_deltas_compact(NULL)');
   await db.end();
 }
 

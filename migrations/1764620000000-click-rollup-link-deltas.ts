@@ -55,7 +55,7 @@ export class ClickRollupLinkDeltas1764620000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(lockSql(CREATOR_ROLLUPS));
-    await queryRunner.query(`SELECT ${COMPACT_FUNCTION}()`);
+    await queryRunner.query(`SELECT ${COMPACT_FUNCTION}(NULL)`);
     for (const change of Object.keys(CHANGES) as Change[]) {
       await queryRunner.query(functionSql(change, CREATOR_ROLLUPS));
     }
@@ -64,7 +64,7 @@ export class ClickRollupLinkDeltas1764620000000 implements MigrationInterface {
       await queryRunner.query(`DROP VIEW ${rollup.view}`);
       await queryRunner.query(viewSql(rollup));
     }
-    await queryRunner.query(`DROP FUNCTION ${COMPACT_FUNCTION}()`);
+    await queryRunner.query(`DROP FUNCTION ${COMPACT_FUNCTION}(integer)`);
     await queryRunner.query(`DROP TABLE ${LINK_DELTAS}`);
   }
 }

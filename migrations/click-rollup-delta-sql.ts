@@ -46,20 +46,25 @@ const APPEND_SQL = `
      GROUP BY ${POSITIONS};`;
 
 /**
- * Folds every delta into the link rollup in one statement, so a reader's snapshot sees each
- * click in exactly one of them; answers the link rows written. The link rollup is locked
- * first, as by every writer of it (the settling and the rebuild lock it before the deltas,
- * and wait for a compaction or make it wait), then one compaction at a time: two would
- * lock the same deltas in whatever order their scans met them.
+ * Folds up to `max_rows` deltas (null: all) into the link rollup in one statement, so a
+ * reader's snapshot sees each click in exactly one of them; answers the deltas moved. Bounded,
+ * so that a backlog (a bulk load of history) is folded in statements that each end within
+ * the serving statement timeout. The link rollup is locked first, as by every writer of it
+ * (the settling and the rebuild lock it before the deltas, and wait for a compaction or make
+ * it wait), then one compaction at a time: two would lock the same deltas in whatever order
+ * their scans met them.
  */
 export const COMPACT_FUNCTION_SQL = `
-  CREATE FUNCTION ${COMPACT_FUNCTION}() RETURNS integer LANGUAGE plpgsql AS $$
+  CREATE FUNCTION ${COMPACT_FUNCTION}(max_rows integer) RETURNS integer LANGUAGE plpgsql AS $$
   DECLARE
-    written integer;
+    moved_rows integer;
   BEGIN
     LOCK TABLE click_rollup_links IN ROW EXCLUSIVE MODE;
     PERFORM pg_advisory_xact_lock(hashtext('${LINK_DELTAS}'));
-    WITH moved AS (DELETE FROM ${LINK_DELTAS} RETURNING *),
+    WITH moved AS (
+      DELETE FROM ${LINK_DELTAS}
+       WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${LINK_DELTAS} LIMIT max_rows))
+      RETURNING *),
     folded AS (
       INSERT INTO click_rollup_links AS rollup (${COLUMNS.join(', ')})
       SELECT ${[...KEY, 'sum(clicks)', ...LINKS.sums.map(([column]) => `sum(${column})`)].join(', ')}
@@ -73,8 +78,9 @@ export const COMPACT_FUNCTION_SQL = `
         .map((column) => `${column} = rollup.${column} + excluded.${column}`)
         .join(', ')}
       RETURNING 1)
-    SELECT count(*) INTO written FROM folded;
-    RETURN written;
+    -- A data-modifying CTE runs to completion whether or not the query reads it.
+    SELECT count(*) INTO moved_rows FROM moved;
+    RETURN moved_rows;
   END $$`;
 
 /**
@@ -86,7 +92,7 @@ export function deltaFunctionSql(change: Change, creatorRollups: readonly Creato
   const linksSql =
     change === 'insert'
       ? APPEND_SQL
-      : `PERFORM ${COMPACT_FUNCTION}();\n${changeSql(LINKS, change)}`;
+      : `PERFORM ${COMPACT_FUNCTION}(NULL);\n${changeSql(LINKS, change)}`;
   return functionSql(change, creatorRollups, linksSql);
 }
 

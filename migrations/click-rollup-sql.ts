@@ -8,7 +8,7 @@
  * them as it was (a new shape of trigger belongs in a module of its own).
  */
 const HOUR = `date_trunc('hour', clicked_at, 'UTC')`;
-export const DAY = `(clicked_at AT TIME ZONE 'UTC')::date`;
+const DAY = `(clicked_at AT TIME ZONE 'UTC')::date`;
 
 export interface Rollup {
   table: string;

@@ -89,7 +89,19 @@ const CREATOR_ROLLUPS = [
  */
 const LINK_DELTAS = 'click_rollup_link_deltas';
 const LINKS_ALL = 'click_rollup_links_all';
-const COMPACT_SQL = `SELECT click_rollup_link_deltas_compact() AS written`;
+const COMPACT_SQL = `SELECT click_rollup_link_deltas_compact($1) AS moved`;
+/** Deltas folded per statement: a backlog's statements each end well within the timeout. */
+const COMPACT_BATCH_ROWS = 20_000;
+
+/** Folds every delta, a bounded statement at a time; answers the deltas moved. */
+async function compactAll(query: (sql: string, parameters: unknown[]) => Promise<unknown>) {
+  let moved = 0;
+  for (;;) {
+    const [row] = (await query(COMPACT_SQL, [COMPACT_BATCH_ROWS])) as { moved: number }[];
+    moved += row.moved;
+    if (row.moved < COMPACT_BATCH_ROWS) return moved;
+  }
+}
 
 type Rollup = typeof LINKS | (typeof CREATOR_ROLLUPS)[number];
 
@@ -478,13 +490,13 @@ export class ClickRollupsRepository {
   }
 
   /**
-   * Folds the deltas click writers appended into the link rollup, in one statement (so every
-   * read sees each click once, in the deltas or in the link rollup); answers the link rows
-   * written. Compactions run one at a time; each waits for a settling or rebuild batch.
+   * Folds the deltas click writers appended into the link rollup, in statements of a bounded
+   * number of deltas (each one atomic, so every read sees each click once, in the deltas or in
+   * the link rollup); answers the deltas moved. Compactions run one at a time; each waits for
+   * a settling or rebuild batch.
    */
-  async compactLinkDeltas(): Promise<number> {
-    const rows: { written: number }[] = await this.dataSource.query(COMPACT_SQL);
-    return rows[0].written;
+  compactLinkDeltas(): Promise<number> {
+    return compactAll((sql, parameters) => this.dataSource.query(sql, parameters));
   }
 
   /** The first hour at or after `from` with link rollup rows or deltas, if any. */
@@ -504,7 +516,7 @@ export class ClickRollupsRepository {
   moveWatermark(to: Date, { canMoveBack = false } = {}): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(lockSql([LINKS, ...CREATOR_ROLLUPS]));
-      await manager.query(COMPACT_SQL);
+      await compactAll((sql, parameters) => manager.query(sql, parameters));
       const [{ ms }]: { ms: string }[] = await manager.query(
         `SELECT extract(epoch FROM hour) * 1000 AS ms FROM click_rollup_watermark`,
       );
@@ -546,7 +558,7 @@ export class ClickRollupsRepository {
   ): Promise<RollupBatchResult> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(lockSql(rollups));
-      await manager.query(COMPACT_SQL);
+      await compactAll((sql, parameters) => manager.query(sql, parameters));
       const [counts]: { rows: string; differing: string }[] = await manager.query(sql, [
         creatorId,
         from,
