@@ -25,6 +25,11 @@
  * BENCH_WRITER_COST=1: each round measures the redirect a second time with the click rollups'
  * insert trigger disabled, and `writerCost` reports the click writer's CPU per click (click
  * workers and PostgreSQL) with the rollups and without, and their ratio.
+ *
+ * BENCH_ATTRIBUTION=1: each round measures the redirect a second time with every creator's
+ * `attribution` on (the network's sub-id parameter with the click's id appended to each routed
+ * URL), and `attribution` reports the redirect's rate and the server's CPU per request both
+ * ways, and their ratios. Default profile, one node, not with BENCH_WRITER_COST.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -82,6 +87,13 @@ const WRITER_COST = process.env.BENCH_WRITER_COST === '1';
 if (WRITER_COST && (OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)) {
   throw new Error('BENCH_WRITER_COST runs on the default profile, one node, no BENCH_INSTRUCTIONS');
 }
+// BENCH_ATTRIBUTION=1 (see the header): every round also with the creators' attribution on.
+const ATTRIBUTION = process.env.BENCH_ATTRIBUTION === '1';
+if (ATTRIBUTION && (WRITER_COST || OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)) {
+  throw new Error('BENCH_ATTRIBUTION runs on the default profile, one node, alone');
+}
+/** Each round's second measurement, if any: the state it is taken in. */
+const COMPARED = WRITER_COST || ATTRIBUTION;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The large profile warms up longer: its caches start empty and fill from the visits.
@@ -471,6 +483,36 @@ async function setClickRollups(state) {
   await db.end();
 }
 
+const ULID_PATTERN = /[0-9A-HJKMNP-TV-Z]{26}/;
+
+/**
+ * Every creator's attribution on or off, as `PATCH /v1/account/settings` sets it (the change
+ * log's trigger tells the running servers); waits until the server's redirects show it: a
+ * click id (a ULID) in the routed URL of some of the first links, or in none of them.
+ */
+async function setAttribution(isOn) {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  await db.query(`UPDATE creators SET attribution = $1 WHERE attribution <> $1`, [isOn]);
+  const { rows } = await db.query(`SELECT id FROM links ORDER BY id LIMIT 20`);
+  await db.end();
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const locations = await Promise.all(
+      rows.map(async ({ id }) => {
+        const response = await fetch(`http://127.0.0.1:${PORT}/r/${id}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': USER_AGENTS[0] },
+        });
+        return response.headers.get('location') ?? '';
+      }),
+    );
+    if (locations.some((location) => ULID_PATTERN.test(location)) === isOn) return;
+    if (Date.now() > deadline) throw new Error(`attribution ${isOn} not applied within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Folds the click writers' link rollup deltas into the link rollup, as the compactor does. */
 async function compactLinkRollupDeltas() {
   const db = new Client({ connectionString: DB_URL });
@@ -723,7 +765,8 @@ async function main() {
     // the opposite order from the round before, so neither always follows the other.
     const roundsByNode = NODES.map(() => []);
     const rounds = roundsByNode[0];
-    const writerCostRounds = [];
+    /** The rounds' second measurements (BENCH_WRITER_COST, BENCH_ATTRIBUTION). */
+    const comparedRounds = [];
     let counted = 0;
     let inDatabase = 0;
     let settledMs = 0;
@@ -737,19 +780,21 @@ async function main() {
             ? `bench: round ${round}/${ROUNDS}: GET /r/:id, then the ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`
             : `bench: round ${round}/${ROUNDS}, node ${node.version}: GET /r/:id, then its ceiling, ${CONNECTIONS} connections, ${DURATION_S}s each`,
         );
-        // Under BENCH_WRITER_COST=1 the round measures the redirect twice, with the click
-        // rollups' insert trigger on and off, in the opposite order from the round before.
-        const rollupStates = WRITER_COST
+        // Under BENCH_WRITER_COST=1 or BENCH_ATTRIBUTION=1 the round measures the redirect
+        // twice, as configured (`main`) and compared (the click rollups' insert trigger off,
+        // or attribution on), in the opposite order from the round before.
+        const states = COMPARED
           ? round % 2 === 0
-            ? ['off', 'on']
-            : ['on', 'off']
-          : ['on'];
+            ? ['compared', 'main']
+            : ['main', 'compared']
+          : ['main'];
         let redirectRound;
         let cpuUsPerClick;
         let lookupsBefore;
         let lookupsAfter;
-        for (const rollups of rollupStates) {
-          if (WRITER_COST) await setClickRollups(rollups);
+        for (const state of states) {
+          if (WRITER_COST) await setClickRollups(state === 'main' ? 'on' : 'off');
+          if (ATTRIBUTION) await setAttribution(state === 'compared');
           const countedBefore = await countCountedClicks(creatorIds);
           const lookupsBeforeState = await scrapeLookups();
           const meter = clickCpuMeter({
@@ -775,11 +820,11 @@ async function main() {
           settledMs = Math.max(settledMs, Date.now() - stoppedAt);
           // The deltas the rollups' trigger appended are folded into the link rollup every
           // CLICK_ROLLUP_COMPACT_INTERVAL_MS; the last ones now, so their cost is counted.
-          if (rollups === 'on') await compactLinkRollupDeltas();
+          await compactLinkRollupDeltas();
           // From the start of the load until its clicks were all stored (and compacted).
           const stateCpu = meter(counted - countedBefore);
-          if (rollups === 'off') {
-            writerCostRounds.push({ round, cpuUsPerClick: stateCpu });
+          if (state === 'compared') {
+            comparedRounds.push({ round, cpuUsPerClick: stateCpu, redirect: stateRound });
           } else {
             [redirectRound, cpuUsPerClick] = [stateRound, stateCpu];
             [lookupsBefore, lookupsAfter] = [lookupsBeforeState, lookupsAfterState];
@@ -787,6 +832,7 @@ async function main() {
           if (inDatabase !== counted) break;
         }
         if (WRITER_COST) await setClickRollups('on');
+        if (ATTRIBUTION) await setAttribution(false);
         if (inDatabase !== counted) break allRounds;
         const ceilingRound = INSTRUCTIONS ? ceilingRounds[round - 1] : await measureCeiling(i);
         roundsByNode[i].push({
@@ -875,14 +921,34 @@ async function main() {
       writerCost: WRITER_COST
         ? (() => {
             const withRollups = median(rounds.map((r) => writerCpuUs(r.cpuUsPerClick)));
-            const withoutRollups = median(
-              writerCostRounds.map((r) => writerCpuUs(r.cpuUsPerClick)),
-            );
+            const withoutRollups = median(comparedRounds.map((r) => writerCpuUs(r.cpuUsPerClick)));
             return {
               withRollupsUs: withRollups,
               withoutRollupsUs: withoutRollups,
               ratio: Number((withRollups / withoutRollups).toFixed(3)),
-              roundsWithout: writerCostRounds,
+              roundsWithout: comparedRounds.map(({ round, cpuUsPerClick }) => ({
+                round,
+                cpuUsPerClick,
+              })),
+            };
+          })()
+        : undefined,
+      // Under BENCH_ATTRIBUTION=1: the redirect with every creator's attribution off (as
+      // configured) and on, medians of the rounds.
+      attribution: ATTRIBUTION
+        ? (() => {
+            const rate = (list) => median(list.map((r) => r.redirect.requestsPerSecond));
+            const cpu = (list) => median(list.map((r) => r.redirect.cpuUsPerRequest));
+            const [offRate, onRate] = [rate(rounds), rate(comparedRounds)];
+            const [offCpu, onCpu] = [cpu(rounds), cpu(comparedRounds)];
+            return {
+              offRequestsPerSecond: offRate,
+              onRequestsPerSecond: onRate,
+              rateRatio: Number((onRate / offRate).toFixed(3)),
+              offServerCpuUsPerRequest: offCpu,
+              onServerCpuUsPerRequest: onCpu,
+              cpuRatio: Number((onCpu / offCpu).toFixed(3)),
+              roundsOn: comparedRounds.map(({ round, redirect: r }) => ({ round, ...r })),
             };
           })()
         : undefined,
