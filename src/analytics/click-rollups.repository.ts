@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { KEY_ENVIRONMENTS } from '../common/access/auth-context';
+import { isStatementTimeout } from '../common/errors/database-unavailable';
 
 /**
  * The rollup tables of migrations ClickRollups1764450000000,
@@ -92,14 +93,36 @@ const LINKS_ALL = 'click_rollup_links_all';
 const COMPACT_SQL = `SELECT click_rollup_link_deltas_compact($1) AS moved`;
 /** Deltas folded per statement: a backlog's statements each end well within the timeout. */
 const COMPACT_BATCH_ROWS = 20_000;
+/**
+ * The smallest batch a compaction falls back to when a statement runs past the serving
+ * statement timeout (a bulk load beside it, a slow disk): smaller statements still move the
+ * backlog on, where a fixed size would fail at every interval and let the deltas pile up.
+ */
+const MIN_COMPACT_BATCH_ROWS = 625;
 
-/** Folds every delta, a bounded statement at a time; answers the deltas moved. */
-async function compactAll(query: (sql: string, parameters: unknown[]) => Promise<unknown>) {
+type Query = (sql: string, parameters: unknown[]) => Promise<unknown>;
+
+/**
+ * Folds every delta, a bounded statement at a time; answers the deltas moved. With
+ * `halveOnTimeout` (outside a transaction, which a timed-out statement would abort), a
+ * statement cancelled at the statement timeout is asked again for half as many deltas.
+ */
+async function compactAll(query: Query, { halveOnTimeout = false } = {}) {
   let moved = 0;
+  let batchRows = COMPACT_BATCH_ROWS;
   for (;;) {
-    const [row] = (await query(COMPACT_SQL, [COMPACT_BATCH_ROWS])) as { moved: number }[];
+    let row: { moved: number };
+    try {
+      [row] = (await query(COMPACT_SQL, [batchRows])) as { moved: number }[];
+    } catch (error) {
+      if (!halveOnTimeout || !isStatementTimeout(error) || batchRows <= MIN_COMPACT_BATCH_ROWS) {
+        throw error;
+      }
+      batchRows /= 2;
+      continue;
+    }
     moved += row.moved;
-    if (row.moved < COMPACT_BATCH_ROWS) return moved;
+    if (row.moved < batchRows) return moved;
   }
 }
 
@@ -492,11 +515,14 @@ export class ClickRollupsRepository {
   /**
    * Folds the deltas click writers appended into the link rollup, in statements of a bounded
    * number of deltas (each one atomic, so every read sees each click once, in the deltas or in
-   * the link rollup); answers the deltas moved. Compactions run one at a time; each waits for
-   * a settling or rebuild batch.
+   * the link rollup); answers the deltas moved. A statement past the statement timeout is
+   * asked again for half as many (down to MIN_COMPACT_BATCH_ROWS). Compactions run one at a
+   * time; each waits for a settling or rebuild batch.
    */
   compactLinkDeltas(): Promise<number> {
-    return compactAll((sql, parameters) => this.dataSource.query(sql, parameters));
+    return compactAll((sql, parameters) => this.dataSource.query(sql, parameters), {
+      halveOnTimeout: true,
+    });
   }
 
   /** The first hour at or after `from` with link rollup rows or deltas, if any. */
