@@ -322,10 +322,9 @@ export class AnalyticsService {
     query: AnalyticsSummaryQuery,
   ): Promise<LinkAnalyticsResponse> {
     const period = this.checkedPeriod(query);
-    const [clicks, ledger, uniqueVisitors, earnings] = await this.reads.read(
+    const [ledger, uniqueVisitors, earnings] = await this.reads.read(
       async (source) =>
         [
-          await this.rollups.countClicks(source, scope, 'links', { linkId, ...daysOf(period) }),
           await this.excludedHits.totals(scope, period, linkId),
           await this.uniqueVisitors.count(source, scope, period, linkId),
           await this.conversionRollups.earnings(source, scope, daysOf(period), linkId),
@@ -334,7 +333,9 @@ export class AnalyticsService {
     return {
       linkId,
       ...period,
-      clicks,
+      // The earnings' totals count every click of the link, passthrough ones included: the
+      // same sum over the same link rollup rows, so the rows are read once, not twice.
+      clicks: earnings.totals.clicks,
       uniqueVisitors,
       ...ledger,
       earnings: toEarningsResponse(earnings),
