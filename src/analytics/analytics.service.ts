@@ -119,8 +119,7 @@ export class AnalyticsService {
     // before it then finds nothing in either).
     const coveredFrom = this.firstListedDay(from);
     const { clicks, total } = await this.reads.read(async (source) => {
-      const rollup = filter.linkId === undefined ? 'route_days' : 'links';
-      const total = await this.rollups.countClicks(source, scope, rollup, {
+      const total = await this.rollups.countClicks(source, scope, {
         ...filter,
         from: coveredFrom,
         to,

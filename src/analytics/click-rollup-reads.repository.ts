@@ -59,8 +59,19 @@ export interface ClickAggregates {
 export type SeriesRollup =
   'links' | 'route_days' | 'route_hours' | 'country_hours' | 'device_hours';
 
-/** The rollup a click total is counted from: the link rollup for one link, else route days. */
-export type TotalRollup = 'links' | 'route_days';
+/**
+ * The rollup a click total is counted from: the narrowest holding the filter's columns (the
+ * link rollup for one link; region days, some 60 rows a creator-day in the bench's shape,
+ * when only the network narrows; else route days, some 1,000).
+ */
+type TotalRollup = 'links' | 'route_days' | 'region_days';
+
+const totalRollupFor = (filter: RollupClickFilter): TotalRollup => {
+  if (filter.linkId !== undefined) return 'links';
+  const needsRoute =
+    filter.merchantId !== undefined || filter.outcome !== undefined || filter.preset !== undefined;
+  return needsRoute ? 'route_days' : 'region_days';
+};
 
 interface AggregateRow {
   grouping_mask: number;
@@ -122,6 +133,7 @@ const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> =
 const TOTAL_TABLES: Record<TotalRollup, string> = {
   links: 'click_rollup_links_all',
   route_days: 'click_rollup_route_days_all',
+  region_days: 'click_rollup_region_days_all',
 };
 
 /**
@@ -240,19 +252,13 @@ export class ClickRollupReadsRepository {
     }));
   }
 
-  /**
-   * The scope's clicks matching the click list's filter: from the link rollup (which holds
-   * every filter) or the route days (every filter but the link).
-   */
+  /** The scope's clicks matching the click list's filter, from the narrowest rollup holding it. */
   async countClicks(
     source: QuerySource,
     scope: RecordScope,
-    rollup: TotalRollup,
     filter: RollupClickFilter,
   ): Promise<number> {
-    if (rollup !== 'links' && filter.linkId !== undefined) {
-      throw new Error(`${TOTAL_TABLES[rollup]} has no links`);
-    }
+    const rollup = totalRollupFor(filter);
     const conditions = ['creator_id = $1', 'environment = $2'];
     const parameters: unknown[] = [scope.creatorId, scope.environment];
     const where = (condition: (placeholder: string) => string, value: unknown): void => {
@@ -290,8 +296,9 @@ export class ClickRollupReadsRepository {
   }
 
   /**
-   * Clicks of a creator's environment on and after a UTC day, from the route days; on the
-   * serving pool, as the quota it seeds is on the request path.
+   * Clicks of a creator's environment on and after a UTC day, from the region days (the
+   * narrowest creator rollup); on the serving pool, as the quota it seeds is on the request
+   * path.
    */
   async countSince(
     creatorId: string,
@@ -299,7 +306,7 @@ export class ClickRollupReadsRepository {
     fromDay: string,
   ): Promise<number> {
     const rows = await this.serving.query<{ clicks: string | number }[]>(
-      `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_route_days_all
+      `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_region_days_all
         WHERE creator_id = $1 AND environment = $2 AND day >= $3::date`,
       [creatorId, environment, fromDay],
     );
