@@ -391,9 +391,10 @@ function daysOf(period: DayPeriod): Required<DayRange> {
 }
 
 /**
- * The rollup that answers a time series (docs/analytics.md): one link's from the link
- * rollup; otherwise countries from the country hours, devices from the device hours, and the
- * rest from the route days by day or the route hours by hour.
+ * The rollup that answers a time series (docs/analytics.md), the narrowest holding its
+ * grouping: one link's from the link rollup; otherwise countries from the country hours,
+ * devices from the device hours, outcomes and every hourly series from the route hours
+ * (daily buckets add up 24 hours), and daily series by network or none from the region days.
  */
 function seriesRollupOf(
   interval: TimeseriesInterval,
@@ -403,7 +404,7 @@ function seriesRollupOf(
   if (linkId !== null) return 'links';
   if (groupBy === 'country') return 'country_hours';
   if (groupBy === 'device') return 'device_hours';
-  return interval === 'day' ? 'route_days' : 'route_hours';
+  return interval === 'hour' || groupBy === 'outcome' ? 'route_hours' : 'region_days';
 }
 
 function invalidField(field: string, message: string): AppError {

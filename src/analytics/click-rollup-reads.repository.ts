@@ -57,7 +57,7 @@ export interface ClickAggregates {
  * link, else the narrowest creator rollup holding the grouping at the interval.
  */
 export type SeriesRollup =
-  'links' | 'route_days' | 'route_hours' | 'country_hours' | 'device_hours';
+  'links' | 'region_days' | 'route_hours' | 'country_hours' | 'device_hours';
 
 /**
  * The rollup a click total is counted from: the narrowest holding the filter's columns (the
@@ -124,7 +124,7 @@ const GROUP_COLUMNS: Record<TimeseriesGroup, string | null> = {
 /** Each series rollup: its table and its bucket column as a timestamptz. */
 const SERIES_TABLES: Record<SeriesRollup, { table: string; isDaily: boolean }> = {
   links: { table: 'click_rollup_links_all', isDaily: false },
-  route_days: { table: 'click_rollup_route_days_all', isDaily: true },
+  region_days: { table: 'click_rollup_region_days_all', isDaily: true },
   route_hours: { table: 'click_rollup_route_hours_all', isDaily: false },
   country_hours: { table: 'click_rollup_country_hours_all', isDaily: false },
   device_hours: { table: 'click_rollup_device_hours_all', isDaily: false },
