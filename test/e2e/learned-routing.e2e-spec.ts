@@ -1,14 +1,54 @@
 import { CreatorsService } from '../../src/account/creators.service';
+import { NETWORKS, subIdParamOf } from '../../src/networks/network-registry';
+import type { NetworkId } from '../../src/networks/network-ids';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
 import { insertClicks } from '../factories/click.factory';
-import { createApiClient } from '../support/api-client';
+import { ApiClient, createApiClient } from '../support/api-client';
 import { edgeVisit } from '../support/edge-visit';
+import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
 // adidas US (seeds/merchants/adidas.json): hints cj 0.12 USD, impact 0.10 USD per click.
 const ADIDAS_URL = 'https://www.adidas.com/us/ultraboost-light-running-shoes/HQ6351.html';
+// Its canonical form, the page every route sends to: adidas's rules drop the slug.
+const ADIDAS_PRODUCT_PAGE = 'https://www.adidas.com/us/HQ6351.html';
 const PRIOR_CLICKS = 200;
 const CJ_CLICKS = 600;
+
+/** Where a 302 of an adidas US link sends the visitor: the network and the URL without a sub-id. */
+interface RoutedTo {
+  networkId: NetworkId;
+  /** The Location without the network's sub-id (a click id differs per click). */
+  url: string;
+  /** The click id the Location carries, when attribution is on. */
+  subId: string | null;
+}
+
+/**
+ * The route of a Location: the exact adidas US product page, and the one network whose tracking
+ * parameters it carries (cj: cjevent and cjdata; impact: irclickid and irgwc).
+ */
+function routedTo(location: string): RoutedTo {
+  const url = new URL(location);
+  expect(`${url.origin}${url.pathname}`).toBe(ADIDAS_PRODUCT_PAGE);
+  const networks = NETWORKS.filter((network) =>
+    Object.keys(network.trackingParams).every((name) => url.searchParams.has(name)),
+  );
+  expect(networks).toHaveLength(1);
+  const { networkId } = networks[0];
+  const subId = url.searchParams.get(subIdParamOf(networkId));
+  url.searchParams.delete(subIdParamOf(networkId));
+  return { networkId, url: url.href, subId };
+}
+
+/** Where a US desktop visitor's counted click goes now, with the trace (no click counted). */
+const previewOf = async (api: ApiClient, linkId: string) =>
+  (await api.get(`/v1/links/${linkId}/preview?country=US&device=desktop`).expect(200)).body.data
+    .preview as {
+    location: string;
+    networkId: string;
+    crcTrace: { winner: Record<string, unknown>; alternatives: Record<string, unknown>[] };
+  };
 
 describe('Learned routing (e2e)', () => {
   let t: TestApp;
@@ -96,6 +136,50 @@ describe('Learned routing (e2e)', () => {
 
     expect(visit.status).toBe(302);
     expect(visit.headers.location).toContain('impact');
+  });
+
+  it('should route learned once the creator switches with PATCH /v1/account/settings', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const api = createApiClient(t, creator);
+    await clickCjWithoutEarnings(creator);
+    const { linkId } = (
+      await api.post('/v1/links', { originalUrl: ADIDAS_URL, visitorCountry: 'US' }).expect(201)
+    ).body.data.link as { linkId: string };
+    const hinted = await edgeVisit(t, `/r/${linkId}`, { 'CF-IPCountry': 'US' });
+
+    const answer = await api.patch('/v1/account/settings', { routingMode: 'learned' }).expect(200);
+    // The change reaches the edge through the edge-profile change log, within about a second.
+    const learned = await pollUntil(
+      async () =>
+        routedTo((await edgeVisit(t, `/r/${linkId}`, { 'CF-IPCountry': 'US' })).headers.location),
+      (route) => route.networkId !== 'cj',
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
+
+    expect(routedTo(hinted.headers.location).networkId).toBe('cj');
+    expect(answer.body.data).toEqual({ settings: { attribution: false, routingMode: 'learned' } });
+    // cj's 600 clicks without commission blend it below impact's hint.
+    expect(learned.networkId).toBe('impact');
+    expect(learned.url).toBe(routedTo((await previewOf(api, linkId)).location).url);
+    expect((await routeTrace(creator)).crcTrace.learning).toMatchObject({ mode: 'learned' });
+  });
+
+  it('should refuse a routing mode that is not hinted or learned', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const api = createApiClient(t, creator);
+
+    const answers = await Promise.all(
+      ['smart', 'LEARNED', '', 1].map((routingMode) =>
+        api.patch('/v1/account/settings', { routingMode }),
+      ),
+    );
+
+    for (const answer of answers) {
+      expect([answer.status, answer.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect(Object.keys(answer.body.error.details)).toEqual(['routingMode']);
+    }
+    const settings = await api.get('/v1/account/settings').expect(200);
+    expect(settings.body.data.settings.routingMode).toBe('hinted');
   });
 
   it('should keep a hinted creator on the hints, with no learning in the trace', async () => {
