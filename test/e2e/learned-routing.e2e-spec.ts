@@ -1,4 +1,7 @@
+import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
 import { CreatorsService } from '../../src/account/creators.service';
+import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
 import { NETWORKS, subIdParamOf } from '../../src/networks/network-registry';
 import type { NetworkId } from '../../src/networks/network-ids';
 import { createCreatorWithKey, TestCreator } from '../factories/creator.factory';
@@ -40,6 +43,10 @@ function routedTo(location: string): RoutedTo {
   url.searchParams.delete(subIdParamOf(networkId));
   return { networkId, url: url.href, subId };
 }
+
+/** A visitor from the US: the same address and browser on every call, so the same visitor. */
+const visitorAt = (t: TestApp, linkId: string, address: string) =>
+  edgeVisit(t, `/r/${linkId}`, { 'CF-IPCountry': 'US', 'X-Forwarded-For': address });
 
 /** Where a US desktop visitor's counted click goes now, with the trace (no click counted). */
 const previewOf = async (api: ApiClient, linkId: string) =>
@@ -191,5 +198,153 @@ describe('Learned routing (e2e)', () => {
     expect(decision.networkId).toBe('cj');
     expect(decision.crcTrace.learning).toBeUndefined();
     expect(decision.crcTrace.winner.learning).toBeUndefined();
+  });
+});
+
+describe('Learned routing from the redirect’s own clicks (e2e)', () => {
+  // Half of the visitors explore (the most ROUTING_EXPLORATION_PERCENT allows), so a few dozen
+  // visitors show both lanes; observations are read again after a second, not a minute.
+  const EXPLORATION_PERCENT = 50;
+  const VISITORS = 60;
+  const COMMISSION_USD = 4;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      PROBES_ENABLED: 'false',
+      CLICK_CONSUMER_ENABLED: 'false',
+      ROUTING_PRIOR_CLICKS: String(PRIOR_CLICKS),
+      ROUTING_EXPLORATION_PERCENT: String(EXPLORATION_PERCENT),
+      ROUTING_STATS_REFRESH_S: '1',
+    });
+  });
+  afterAll(() => t.close());
+
+  /** A learned creator (with click ids to the networks when asked) and an adidas US link. */
+  const learnedCreatorWithLink = async (attribution: boolean) => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const api = createApiClient(t, creator);
+    await api.patch('/v1/account/settings', { routingMode: 'learned', attribution }).expect(200);
+    const { linkId } = (
+      await api.post('/v1/links', { originalUrl: ADIDAS_URL, visitorCountry: 'US' }).expect(201)
+    ).body.data.link as { linkId: string };
+    return { api, linkId };
+  };
+  /** Each of the visitors' first click on the link, in order. */
+  const firstClicks = async (linkId: string, addresses: string[]): Promise<RoutedTo[]> => {
+    const routes: RoutedTo[] = [];
+    for (const address of addresses) {
+      const visit = await visitorAt(t, linkId, address);
+      expect(visit.status).toBe(302);
+      routes.push(routedTo(visit.headers.location));
+    }
+    return routes;
+  };
+  const addressesOf = (block: number) =>
+    Array.from({ length: VISITORS }, (_, i) => `203.0.${block}.${i + 1}`);
+
+  it('should send a visitor the same route all day, and a share of visitors to another route', async () => {
+    const { api, linkId } = await learnedCreatorWithLink(false);
+    const addresses = addressesOf(113);
+    const best = routedTo((await previewOf(api, linkId)).location);
+
+    const first = await firstClicks(linkId, addresses);
+    const again = await firstClicks(linkId, addresses);
+
+    // No observations yet: the best route is cj on its hint (the preview never explores).
+    expect(best.networkId).toBe('cj');
+    expect(again).toEqual(first);
+    const explorers = first.filter((route) => route.url !== best.url);
+    expect(explorers.every((route) => route.networkId === 'impact')).toBe(true);
+    // 30 of 60 expected; a standard deviation is about 3.9 visitors.
+    expect(explorers.length).toBeGreaterThanOrEqual(12);
+    expect(explorers.length).toBeLessThanOrEqual(48);
+  });
+
+  it('should prefer the network whose reported commission pays more than the hints say', async () => {
+    const { api, linkId } = await learnedCreatorWithLink(true);
+    const addresses = addressesOf(114);
+    const first = await firstClicks(linkId, addresses);
+    const onCj = first.filter((route) => route.networkId === 'cj');
+    const onImpact = first.filter((route) => route.networkId === 'impact');
+    expect([onCj.length > 0, onImpact.length > 0, onCj.length + onImpact.length]).toEqual([
+      true,
+      true,
+      VISITORS,
+    ]);
+    // A visitor who took cj, the best route then, draws no exploration today.
+    const stayer = addresses[first.indexOf(onCj[0])];
+    // Every click of the redirect written, so in the click rollups and attributable.
+    const consumer = t.app.get(ClickStreamConsumer);
+    await pollUntil(
+      async () => {
+        await consumer.drainOnce();
+        const [row] = await t.app
+          .get(DataSource)
+          .query<{ clicks: number }[]>(
+            `SELECT count(*)::int AS clicks FROM clicks WHERE link_id = $1`,
+            [linkId],
+          );
+        return row.clicks;
+      },
+      (clicks) => clicks === VISITORS,
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+
+    // Every impact click converts; cj's earn nothing.
+    const recorded = await api
+      .post('/v1/conversions', {
+        conversions: onImpact.map((route) => ({
+          networkId: 'impact',
+          clickId: route.subId,
+          orderId: `IM-${ulid()}`,
+          status: 'approved',
+          saleAmount: 50,
+          commission: COMMISSION_USD,
+          currency: 'USD',
+          occurredAt: new Date().toISOString(),
+        })),
+      })
+      .expect(207);
+    const learned = await pollUntil(
+      () => previewOf(api, linkId),
+      (preview) => preview.networkId === 'impact',
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
+    const revisit = await visitorAt(t, linkId, stayer);
+
+    expect(recorded.body.data.totalRecorded).toBe(onImpact.length);
+    expect(
+      recorded.body.data.recorded.map(
+        (item: { conversion: { attributed: boolean } }) => item.conversion.attributed,
+      ),
+    ).toEqual(onImpact.map(() => true));
+    const impactCommission = onImpact.length * COMMISSION_USD;
+    expect(learned.crcTrace.winner).toMatchObject({
+      networkId: 'impact',
+      learning: {
+        hintEpcUsd: 0.1,
+        clicks: onImpact.length,
+        commissionUsd: impactCommission,
+        blendedEpcUsd: expect.closeTo(
+          (PRIOR_CLICKS * 0.1 + impactCommission) / (PRIOR_CLICKS + onImpact.length),
+          10,
+        ),
+        weight: expect.closeTo(onImpact.length / (PRIOR_CLICKS + onImpact.length), 10),
+      },
+    });
+    expect(learned.crcTrace.alternatives.find((route) => route.networkId === 'cj')).toMatchObject({
+      learning: {
+        hintEpcUsd: 0.12,
+        clicks: onCj.length,
+        commissionUsd: 0,
+        blendedEpcUsd: expect.closeTo((PRIOR_CLICKS * 0.12) / (PRIOR_CLICKS + onCj.length), 10),
+      },
+    });
+    expect(revisit.status).toBe(302);
+    const revisited = routedTo(revisit.headers.location);
+    expect(revisited.networkId).toBe('impact');
+    expect(revisited.url).toBe(routedTo(learned.location).url);
+    expect(revisited.subId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 });
