@@ -88,7 +88,7 @@ const ApiPostbackTokenParameter = (): MethodDecorator =>
   );
 
 const DESCRIPTION =
-  'A network\'s server-to-server postback of one conversion, outside /v1 and without an API key: the token in the path (POST /v1/conversions/postback-token) names the creator and environment. The parameters come from the query (GET, POST) and a JSON object body (POST); names are compared without case; README "Postbacks" has each network\'s template. Idempotent like POST /v1/conversions: a replayed postback answers `replayed: true` and changes nothing.';
+  'A network\'s server-to-server postback of one conversion, outside /v1 and without an API key: the token in the path (POST /v1/conversions/postback-token) names the creator and environment. The parameters come from the query (GET, POST) and a JSON object body (POST); names are compared without case; docs/conversions.md ("Postbacks per network") has each network\'s template. Idempotent like POST /v1/conversions: a replayed postback answers `replayed: true` and changes nothing.';
 
 /**
  * GET|POST /postbacks/<token>/<networkId>: outside /v1 (bootstrap.ts excludes it from the

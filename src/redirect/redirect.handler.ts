@@ -17,7 +17,7 @@ import { FxService } from '../fx/fx.service';
 import type { FxSnapshot } from '../fx/math/fx-snapshot';
 import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import { MerchantsService } from '../merchants/merchants.service';
-import { explorationLaneOf, type RouteLearning } from '../routing/engine';
+import type { RouteLearning } from '../routing/engine';
 import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-types';
 import { ClickRoute, ClickRouter } from './click-router';
 import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
@@ -25,7 +25,7 @@ import type { EdgeAnswer } from './edge-answer';
 import { forwardVisitorQuery } from './forward-visitor-query';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
-import { explorationDrawOf } from './exploration-draw';
+import { explorationLaneFor } from './exploration-draw';
 import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
 
@@ -226,20 +226,6 @@ export class RedirectHandler {
       ? null
       : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
   }
-}
-
-/**
- * A learned creator's visitor's exploration lane on this link today, or null (the best route):
- * also null while the day's visitor secret is unknown, so no visitor explores by accident.
- */
-function explorationLaneFor(
-  learning: RouteLearning,
-  edge: EdgeVisitor,
-  visitorHash: string | null,
-  linkId: string,
-): number | null {
-  if (edge.visitor === null || visitorHash === null || learning.explorationShare <= 0) return null;
-  return explorationLaneOf(explorationDrawOf(visitorHash, linkId), learning.explorationShare);
 }
 
 /** What every click of a link on one route stores alike (the analytics write side decodes it). */

@@ -217,6 +217,54 @@ describe('Conversions (e2e)', () => {
     expect([outcome.status, Object.keys(outcome.body.error.details)]).toEqual([400, ['groupBy']]);
   });
 
+  it('should count standing conversions per day and network, and per hour of a link', async () => {
+    const seller = await createCreatorWithKey(t.app, { plan: 'publisher' });
+    const client = createApiClient(t, seller);
+    const { linkId } = await createLinkViaApi(client, { originalUrl: buildAsosUrl() });
+    const [awinClick, cjClick] = await insertClicks(t.app, seller.creatorId, [
+      { clickedAt: `${FX_DAY}T09:00:00Z`, linkId, networkId: 'awin', region: 'GB' },
+      { clickedAt: `${FX_DAY}T09:30:00Z`, linkId, networkId: 'cj', region: 'GB' },
+    ]);
+    const refunded = conversion({
+      networkId: 'cj',
+      clickId: cjClick.recordId,
+      status: 'approved',
+      occurredAt: `${FX_DAY}T13:15:00Z`,
+    });
+    // Standing: one awin order on the link at 10:30, one unattributed awin order; the cj
+    // order is reversed.
+    await record(client, [
+      conversion({ clickId: awinClick.recordId, occurredAt: `${FX_DAY}T10:30:00Z` }),
+      refunded,
+      conversion({ occurredAt: `${FX_DAY}T13:40:00Z` }),
+    ]);
+    await record(client, [{ ...refunded, status: 'reversed' }]);
+    const series = async (query: string) =>
+      (
+        await client
+          .get(`/v1/analytics/timeseries?from=${FX_DAY}&to=${FX_DAY}&metric=conversions&${query}`)
+          .expect(200)
+      ).body.data as {
+        metric: string;
+        series: { key: string | null; buckets: { start: string; conversions: number }[] }[];
+      };
+
+    const daily = await series('groupBy=network');
+    const hourly = await series(`interval=hour&linkId=${linkId}`);
+
+    expect(daily.metric).toBe('conversions');
+    expect(daily.series.find((item) => item.key === 'awin')?.buckets).toEqual([
+      { start: `${FX_DAY}T00:00:00.000Z`, conversions: 2 },
+    ]);
+    // The reversed cj order counts nowhere.
+    expect(daily.series.reduce((sum, item) => sum + item.buckets[0].conversions, 0)).toBe(2);
+    expect(hourly.series).toHaveLength(1);
+    expect(hourly.series[0].buckets).toHaveLength(24);
+    expect(hourly.series[0].buckets.filter((bucket) => bucket.conversions !== 0)).toEqual([
+      { start: `${FX_DAY}T10:00:00.000Z`, conversions: 1 },
+    ]);
+  });
+
   describe('postbacks', () => {
     const postback = (token: string, networkId: string, query: Record<string, string>) =>
       t.http.get(`/postbacks/${token}/${networkId}`).query(query);
@@ -252,6 +300,37 @@ describe('Conversions (e2e)', () => {
         true,
       ]);
       expect(await earnings(api)).toEqual(before);
+    });
+
+    it('should subtract an order its network posts back as reversed', async () => {
+      const { linkId } = await createLinkViaApi(api, { originalUrl: buildAsosUrl() });
+      const click = await clickOf(creator, { linkId, networkId: 'impact', region: 'US' });
+      const secret = await token(api);
+      const fields = {
+        clickId: click.recordId,
+        orderId: `IM-${ulid()}`,
+        status: 'APPROVED',
+        saleAmount: '40.00',
+        commission: '2.5',
+        currency: 'EUR',
+        occurredAt: `${FX_DAY}T15:00:00Z`,
+      };
+      await postback(secret, 'impact', fields).expect(200);
+      const before = await earnings(api);
+
+      const reversal = await postback(secret, 'impact', { ...fields, status: 'REVERSED' });
+
+      expect(reversal.status).toBe(200);
+      expect(reversal.body.data).toMatchObject({
+        replayed: false,
+        conversion: { linkId, status: 'reversed' },
+      });
+      const after = await earnings(api);
+      expect(after.conversions - before.conversions).toBe(-1);
+      expect(after.approvedCommissionUsd - before.approvedCommissionUsd).toBeCloseTo(-5, 6);
+      const link = (await api.get(`/v1/analytics/links/${linkId}${PERIOD}`).expect(200)).body.data
+        .earnings;
+      expect(link).toMatchObject({ clicks: 1, conversions: 0, approvedCommissionUsd: 0 });
     });
 
     it('should refuse an unknown or replaced token, and the token of another creator for a click', async () => {
