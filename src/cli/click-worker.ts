@@ -37,6 +37,8 @@ export interface ClickWorkerRun {
   stop: Promise<void>;
   /** With `once`, the worker stops by itself when a pass finds the streams empty. */
   once: boolean;
+  /** A line while waiting for PostgreSQL at start, as every other entry point prints one. */
+  onProgress: (line: string) => void;
 }
 
 /**
@@ -55,7 +57,10 @@ export async function runClickWorker(
       'clicks consume needs REDIS_URL or REDIS_CLUSTER_NODES: without either the click stream lives inside the server process.',
     );
   }
-  const database = await openDatabase(config.database, { createEmbedded: false });
+  const database = await openDatabase(config.database, {
+    createEmbedded: false,
+    onProgress: run.onProgress,
+  });
   const context = await NestFactory.createApplicationContext(
     ClickWorkerModule.forRoot({ ...config, database: database.config }, run.once),
     { logger: ['fatal', 'error', 'warn'] },
