@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { ClickStreamConsumer } from '../analytics/click-stream.consumer';
@@ -39,6 +39,8 @@ export interface ClickWorkerRun {
   once: boolean;
   /** A line while waiting for PostgreSQL at start, as every other entry point prints one. */
   onProgress: (line: string) => void;
+  /** The worker's warnings and errors, TypeORM's among them. */
+  logger: LoggerService;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function runClickWorker(
   });
   const context = await NestFactory.createApplicationContext(
     ClickWorkerModule.forRoot({ ...config, database: database.config }, run.once),
-    { logger: ['fatal', 'error', 'warn'] },
+    { logger: run.logger },
   );
   const consumer = context.get(ClickStreamConsumer);
   let written = 0;

@@ -4,7 +4,7 @@ import type { CliContext } from './cli-context';
 
 export function registerClicksCommands(
   program: Command,
-  { config, print, progress }: CliContext,
+  { config, print, progress, logger }: CliContext,
 ): void {
   program
     .command('clicks')
@@ -22,6 +22,7 @@ export function registerClicksCommands(
             once: options.once === true,
             stop: stop.received,
             onProgress: progress,
+            logger: logger('warn'),
           }),
         );
       } finally {
