@@ -19,6 +19,7 @@ import { Conversions1764560000000 } from './1764560000000-conversions';
 import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
 import { ClickRollupRegionDays1764600000000 } from './1764600000000-click-rollup-region-days';
 import { ClickRollupLinkDeltas1764620000000 } from './1764620000000-click-rollup-link-deltas';
+import { PlanOperatorEdits1764640000000 } from './1764640000000-plan-operator-edits';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RoutingMode1764580000000,
   ClickRollupRegionDays1764600000000,
   ClickRollupLinkDeltas1764620000000,
+  PlanOperatorEdits1764640000000,
 ];

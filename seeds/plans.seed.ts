@@ -1,12 +1,15 @@
-import { DataSource } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { PlanEntity } from '../src/account/plan.entity';
+
+/** A plan as the seed writes it: every column but the operator's mark. */
+type PlanSeed = Omit<PlanEntity, 'editedByOperator'>;
 
 /**
  * The five plans of the spec. Prices of Publisher (39) and Enterprise (from 299) are the
  * spec's; the others and every included-click figure are ours (the spec leaves them open)
  * and are quoted in the README. Rate figures are docs/design.md section 5's.
  */
-export const PLAN_SEEDS: PlanEntity[] = [
+export const PLAN_SEEDS: PlanSeed[] = [
   {
     id: 'free',
     displayName: 'Free',
@@ -89,8 +92,44 @@ export const PLAN_SEEDS: PlanEntity[] = [
   },
 ];
 
-/** Idempotent: inserts missing plans and brings existing ones to these values. */
-export async function seedPlans(dataSource: DataSource): Promise<number> {
-  await dataSource.getRepository(PlanEntity).upsert(PLAN_SEEDS, ['id']);
-  return PLAN_SEEDS.length;
+/** What the boot seed did to the plans. */
+export interface PlanSeedResult {
+  /** Rows inserted or brought to the values above. */
+  written: number;
+  /** Rows an operator changed that differ from the values above, left as they are. */
+  keptOperatorEdits: number;
+}
+
+/**
+ * Idempotent, and safe at every boot: inserts the missing plans and brings to the values above
+ * only the rows the seed still owns (no operator change since, see `edited_by_operator`). Rows
+ * already equal are not written.
+ */
+export async function seedPlans(manager: EntityManager): Promise<PlanSeedResult> {
+  const seeded = manager.connection
+    .getMetadata(PlanEntity)
+    .columns.filter((column) => !column.isPrimary && column.propertyName !== 'editedByOperator');
+  const written = await manager
+    .createQueryBuilder(PlanEntity, 'plan')
+    .insert()
+    .values(PLAN_SEEDS)
+    .orUpdate(
+      seeded.map((column) => column.databaseName),
+      ['id'],
+      {
+        skipUpdateIfNoValuesChanged: true,
+        overwriteCondition: { where: 'NOT "plan".edited_by_operator' },
+      },
+    )
+    .returning(['id'])
+    .updateEntity(false)
+    .execute();
+  const edited = await manager.findBy(PlanEntity, { editedByOperator: true });
+  const keptOperatorEdits = edited.filter((row) => {
+    const seed = PLAN_SEEDS.find((plan) => plan.id === row.id);
+    return (
+      seed && seeded.some((column) => column.getEntityValue(row) !== column.getEntityValue(seed))
+    );
+  }).length;
+  return { written: (written.raw as unknown[]).length, keptOperatorEdits };
 }

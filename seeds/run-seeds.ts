@@ -8,10 +8,11 @@ import { seedPlans } from './plans.seed';
  * this runs at every `npm start`. Returns rows written per seed.
  */
 export async function runSeeds(dataSource: DataSource): Promise<Record<string, number>> {
-  const plans = await seedPlans(dataSource);
+  const plans = await seedPlans(dataSource.manager);
   const merchants = await seedMerchants(dataSource);
   return {
-    plans,
+    plans: plans.written,
+    plansKeptAsEditedByOperator: plans.keptOperatorEdits,
     merchants: merchants.written,
     merchantsKeptAsEditedByOperator: merchants.keptOperatorEdits,
     fxRates: await seedFxSnapshot(dataSource),

@@ -60,4 +60,8 @@ export class PlanEntity {
   /** Edge redirector limit per creator. */
   @Column({ name: 'edge_clicks_per_minute', type: 'integer' })
   edgeClicksPerMinute: number;
+
+  /** Changed by an operator (docs/operations.md): the boot seed no longer overwrites it. */
+  @Column({ name: 'edited_by_operator', type: 'boolean', default: false })
+  editedByOperator: boolean;
 }

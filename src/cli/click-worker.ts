@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClickPipelineModule } from '../analytics/click-pipeline.module';
 import { ClickStreamConsumer } from '../analytics/click-stream.consumer';
@@ -37,6 +37,10 @@ export interface ClickWorkerRun {
   stop: Promise<void>;
   /** With `once`, the worker stops by itself when a pass finds the streams empty. */
   once: boolean;
+  /** A line while waiting for PostgreSQL at start, as every other entry point prints one. */
+  onProgress: (line: string) => void;
+  /** The worker's warnings and errors, TypeORM's among them. */
+  logger: LoggerService;
 }
 
 /**
@@ -55,10 +59,13 @@ export async function runClickWorker(
       'clicks consume needs REDIS_URL or REDIS_CLUSTER_NODES: without either the click stream lives inside the server process.',
     );
   }
-  const database = await openDatabase(config.database, { createEmbedded: false });
+  const database = await openDatabase(config.database, {
+    createEmbedded: false,
+    onProgress: run.onProgress,
+  });
   const context = await NestFactory.createApplicationContext(
     ClickWorkerModule.forRoot({ ...config, database: database.config }, run.once),
-    { logger: ['fatal', 'error', 'warn'] },
+    { logger: run.logger },
   );
   const consumer = context.get(ClickStreamConsumer);
   let written = 0;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
 import { KnowledgeBaseError } from '../../seeds/merchants.seed';
@@ -11,6 +11,7 @@ import { AppConfig, ConfigError, loadConfig } from '../config/env';
 import { DatabaseUnreachableError } from '../database/database-reachability';
 import { DatabaseNotFoundError, openDatabase } from '../database/open-database';
 import { AdminService, ClickRetentionIncompleteError } from './admin.service';
+import { CliLogFloor, createCliLogger } from './cli-logger';
 import { CliModule, CliModuleOptions } from './cli.module';
 import { registerAnalyticsCommands } from './commands/analytics.command';
 import { registerClicksCommands } from './commands/clicks.command';
@@ -53,13 +54,18 @@ export async function runCli(
     throw error;
   }
   const progress = (line: string): void => io.err(`${line}\n`);
+  const logger = (floor: CliLogFloor): LoggerService =>
+    createCliLogger(config.http.logLevel, floor, (text) => io.err(text));
+  // Also the lines of the commands that open no Nest context (TypeORM's in `db migrate`).
+  const adminLogger = logger('error');
+  Logger.overrideLogger(adminLogger);
   const withAdmin = async (
     work: (admin: AdminService) => Promise<CliResult>,
     options: CliModuleOptions = {},
   ): Promise<void> => {
-    print(await withAdminService(config, work, options, progress));
+    print(await withAdminService(config, work, options, progress, adminLogger));
   };
-  const program = buildProgram({ config, print, progress, withAdmin }, io);
+  const program = buildProgram({ config, print, progress, logger, withAdmin }, io);
   if (argv.every((arg) => arg === '--json')) {
     // No command: the help, as `--help` prints it (commander would report it as an error).
     io.out(program.helpInformation());
@@ -138,6 +144,7 @@ async function withAdminService(
   work: (admin: AdminService) => Promise<CliResult>,
   options: CliModuleOptions,
   progress: (line: string) => void,
+  logger: LoggerService,
 ): Promise<CliResult> {
   const database = await openDatabase(config.database, {
     createEmbedded: false,
@@ -147,7 +154,7 @@ async function withAdminService(
   try {
     context = await NestFactory.createApplicationContext(
       CliModule.forRoot({ ...config, database: database.config }, options),
-      { logger: ['fatal', 'error'] },
+      { logger },
     );
     return await work(context.get(AdminService));
   } finally {

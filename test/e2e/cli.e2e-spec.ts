@@ -192,8 +192,8 @@ describe('Admin CLI (e2e)', () => {
     expect(await cli('db', 'migrate')).toMatchObject({ code: 0, json: { applied: [] } });
     expect(await cli('db', 'seed')).toMatchObject({
       code: 0,
-      // Merchants already as bundled are not rewritten: the count is of rows written.
-      json: { seeded: { plans: 5, merchants: expect.any(Number) } },
+      // Plans and merchants already as bundled are not rewritten: the counts are of rows written.
+      json: { seeded: { plans: expect.any(Number), merchants: expect.any(Number) } },
     });
   });
 

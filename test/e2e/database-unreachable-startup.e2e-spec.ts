@@ -102,6 +102,18 @@ describe('Start-up with PostgreSQL unreachable (e2e)', () => {
       error: { code: 'DATABASE_UNREACHABLE', message: `${message()}.` },
     });
   });
+
+  it('should stop the click worker (clicks consume) with one message', async () => {
+    const result = await run('bin/linkpilot.js', ['clicks', 'consume', '--once', '--json'], {
+      ...unreachable,
+      // Never reached: the worker opens the database first.
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
+    expectOneActionableFailure(result, result.stderr);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { code: 'DATABASE_UNREACHABLE', message: `${message()}.` },
+    });
+  });
 });
 
 /** PostgreSQL only: the embedded default migrates itself. */

@@ -4,8 +4,7 @@ import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
 import { newUlid } from '../../src/common/ids';
-import { PLAN_SEEDS } from '../../seeds/plans.seed';
-import { PlanEntity } from '../../src/account/plan.entity';
+import { seedPlans } from '../../seeds/plans.seed';
 
 /**
  * The edge-profile change log's triggers (migration 1764400000000), on the run's database.
@@ -148,8 +147,8 @@ describe('Edge-profile change log (e2e)', () => {
   it('should log a plan change as one row for every creator, and an unchanged seed as none', async () => {
     await inRolledBackTransaction(async (runner) => {
       const after = await lastLogId(runner);
-      // The plan seed's upsert (`db seed`), in this transaction.
-      await runner.manager.getRepository(PlanEntity).upsert(PLAN_SEEDS, ['id']);
+      // The plan seed (`db seed`), in this transaction.
+      await seedPlans(runner.manager);
       expect(await loggedSince(runner, after)).toEqual([]);
       expect(
         await logOf(runner, `UPDATE plans SET display_name = display_name || ' (renamed)'`),

@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,8 +14,9 @@ const isEmbedded = process.env.ANALYTICS_POOL_SIZE === '0';
 
 /**
  * The built server's own output, as production writes it (stdout not a terminal): every line
- * one JSON object, TypeORM's included. A query is made to fail on a database of the test's
- * own (a table renamed under the server), so the shared one is never touched.
+ * one JSON object, TypeORM's included; and the CLI's on stderr. A query is made to fail on a
+ * database of the test's own (a table renamed under the server), so the shared one is never
+ * touched.
  */
 describe('Server logs (e2e)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkpilot-logs-'));
@@ -160,5 +161,60 @@ describe('Server logs (e2e)', () => {
     expect(stdout).not.toContain(apiKey.slice('lp_live_sk_'.length));
     // Nothing on stderr either: no plain-text line anywhere.
     expect(stderr).toBe('');
+  });
+
+  it("should write the CLI's failed query as a JSON line on stderr, without the values bound to it", async () => {
+    const session = new Client({ connectionString: databaseUrl });
+    await session.connect();
+    await session.query('ALTER TABLE creators RENAME TO creators_elsewhere');
+    let run: { code: number; stdout: string; stderr: string };
+    try {
+      run = await new Promise((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            path.join(ROOT, 'bin/linkpilot.js'),
+            'creators',
+            'create',
+            '--plan',
+            'free',
+            '--email',
+            'secret-address@example.com',
+            '--json',
+          ],
+          { cwd: ROOT, env: { ...process.env, ...serverDatabase(), LOG_LEVEL: 'info' } },
+          (error, stdout, stderr) => {
+            const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+            resolve({ code, stdout, stderr });
+          },
+        );
+      });
+    } finally {
+      await session.query('ALTER TABLE creators_elsewhere RENAME TO creators');
+      await session.end();
+    }
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: 'INTERNAL_ERROR' } });
+    const stderrLines = run.stderr.split('\n').filter((line) => line !== '');
+    const plainText = stderrLines.filter((line) => {
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(plainText).toEqual([]);
+    expect(stderrLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({
+        context: 'TypeORM',
+        level: 'error',
+        msg: expect.stringMatching(
+          /^Query failed: relation "creators" does not exist -- SELECT .* \(\d+ parameters, not logged\)$/,
+        ),
+      }),
+    );
+    expect(run.stderr).not.toContain('PARAMETERS');
+    expect(run.stderr).not.toContain('secret-address');
   });
 });

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { runClickWorker } from '../click-worker';
 import type { CliContext } from './cli-context';
 
-export function registerClicksCommands(program: Command, { config, print }: CliContext): void {
+export function registerClicksCommands(
+  program: Command,
+  { config, print, progress, logger }: CliContext,
+): void {
   program
     .command('clicks')
     .description('Click records')
@@ -14,7 +17,14 @@ export function registerClicksCommands(program: Command, { config, print }: CliC
     .action(async (options: { once?: boolean }) => {
       const stop = stopSignal();
       try {
-        print(await runClickWorker(config, { once: options.once === true, stop: stop.received }));
+        print(
+          await runClickWorker(config, {
+            once: options.once === true,
+            stop: stop.received,
+            onProgress: progress,
+            logger: logger('warn'),
+          }),
+        );
       } finally {
         stop.dispose();
       }
