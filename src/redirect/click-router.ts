@@ -4,9 +4,8 @@ import type { MerchantProfile } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
 import {
   decideRoute,
-  decisionKey,
+  DecisionKeys,
   isPinActive,
-  sharedDecisionKey,
   toLinkRoutingInput,
   type RouteLearning,
 } from '../routing/engine';
@@ -50,6 +49,8 @@ export class ClickRouter {
    * bench).
    */
   private readonly memo = new LRUCache<string, ClickRoute>({ max: 50_000 });
+  /** The memo's keys, and the tags they are made of: held as long as the memo is. */
+  private readonly keys = new DecisionKeys();
   /** The engine's input per record, built again only when the merchant or accounts change. */
   private readonly inputs = new WeakMap<LinkRoutingRecord, LinkRoutingInput>();
   /**
@@ -146,10 +147,10 @@ export class ClickRouter {
     fx: FxSnapshot,
     nowMs: number,
   ): ClickRoute {
-    const exactKey = decisionKey(link, visitor, fx, nowMs);
+    const exactKey = this.keys.exact(link, visitor, fx, nowMs);
     const exact = this.memo.get(exactKey);
     if (exact !== undefined) return exact;
-    const sharedKey = sharedDecisionKey(link, visitor, fx, nowMs);
+    const sharedKey = this.keys.shared(link, visitor, fx, nowMs);
     const route = this.memo.get(sharedKey) ?? toClickRoute(decideRoute(link, visitor, fx, nowMs));
     this.memo.set(exactKey, route);
     this.memo.set(sharedKey, route);

@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import type { FxSnapshot } from '../../fx/math/fx-snapshot';
 import type { MerchantProfile, NetworkId } from '../../merchants/kb/merchant-profile';
 import { decideRoute } from './decide-route';
-import { decisionKey, sharedDecisionKey } from './decision-key';
+import { DecisionKeys } from './decision-key';
 import {
   ALL_NETWORK_ACCOUNTS,
   FRESH_RATES,
@@ -192,12 +192,14 @@ const pairArbitrary = fc
 
 const decide = ({ link, visitor, fx, nowMs }: DecideArguments) =>
   decideRoute(link, visitor, fx, nowMs);
+// One instance for the whole file, as the redirect holds one: keys are compared within it.
+const keys = new DecisionKeys();
 const keyOf = ({ link, visitor, fx, nowMs }: DecideArguments) =>
-  decisionKey(link, visitor, fx, nowMs);
+  keys.exact(link, visitor, fx, nowMs);
 const sharedKeyOf = ({ link, visitor, fx, nowMs }: DecideArguments) =>
-  sharedDecisionKey(link, visitor, fx, nowMs);
+  keys.shared(link, visitor, fx, nowMs);
 
-describe(decisionKey.name, () => {
+describe('DecisionKeys.exact', () => {
   it('should give equal decisions to any two argument lists with the same key', () => {
     let sameKeys = 0;
     let otherDecisions = 0;
@@ -260,7 +262,7 @@ describe(decisionKey.name, () => {
   });
 });
 
-describe(sharedDecisionKey.name, () => {
+describe('DecisionKeys.shared', () => {
   it('should give the same route to any two argument lists with the same shared key', () => {
     let sharedAcrossCountries = 0;
     fc.assert(

@@ -3,7 +3,7 @@
 export { decideRoute } from './decide-route';
 export { isNetworkAvailable } from './list-candidates';
 export * from './routing-types';
-export { decisionKey, sharedDecisionKey } from './decision-key';
+export { DecisionKeys } from './decision-key';
 export { isPinActive } from './pick-winner';
 export {
   toAffiliateIds,
