@@ -48,7 +48,9 @@ import { ClicksRepository } from './clicks.repository';
 import {
   ClickRollupReadsRepository,
   DayRange,
+  RollupClickFilter,
   SeriesRollup,
+  TotalRollup,
 } from './click-rollup-reads.repository';
 import { AnalyticsSummaryQuery } from './dto/analytics-summary.query';
 import { ConversionRollupReadsRepository } from './conversion-rollup-reads.repository';
@@ -119,7 +121,7 @@ export class AnalyticsService {
     // before it then finds nothing in either).
     const coveredFrom = this.firstListedDay(from);
     const { clicks, total } = await this.reads.read(async (source) => {
-      const total = await this.rollups.countClicks(source, scope, {
+      const total = await this.rollups.countClicks(source, scope, totalRollupOf(filter), {
         ...filter,
         from: coveredFrom,
         to,
@@ -405,6 +407,18 @@ function seriesRollupOf(
   if (groupBy === 'country') return 'country_hours';
   if (groupBy === 'device') return 'device_hours';
   return interval === 'hour' || groupBy === 'outcome' ? 'route_hours' : 'region_days';
+}
+
+/**
+ * The rollup that answers a click total, the narrowest holding the filter's columns
+ * (docs/analytics.md): one link's from the link rollup; with a merchant, outcome or preset
+ * from the route days; else from the region days, a fraction of their rows.
+ */
+function totalRollupOf(filter: RollupClickFilter): TotalRollup {
+  if (filter.linkId !== undefined) return 'links';
+  const needsRoute =
+    filter.merchantId !== undefined || filter.outcome !== undefined || filter.preset !== undefined;
+  return needsRoute ? 'route_days' : 'region_days';
 }
 
 function invalidField(field: string, message: string): AppError {

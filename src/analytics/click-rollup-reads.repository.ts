@@ -59,19 +59,8 @@ export interface ClickAggregates {
 export type SeriesRollup =
   'links' | 'region_days' | 'route_hours' | 'country_hours' | 'device_hours';
 
-/**
- * The rollup a click total is counted from: the narrowest holding the filter's columns (the
- * link rollup for one link; region days, some 60 rows a creator-day in the bench's shape,
- * when only the network narrows; else route days, some 1,000).
- */
-type TotalRollup = 'links' | 'route_days' | 'region_days';
-
-const totalRollupFor = (filter: RollupClickFilter): TotalRollup => {
-  if (filter.linkId !== undefined) return 'links';
-  const needsRoute =
-    filter.merchantId !== undefined || filter.outcome !== undefined || filter.preset !== undefined;
-  return needsRoute ? 'route_days' : 'region_days';
-};
+/** The rollup a click total is counted from (the caller's choice, as for a series). */
+export type TotalRollup = 'links' | 'route_days' | 'region_days';
 
 interface AggregateRow {
   grouping_mask: number;
@@ -252,13 +241,17 @@ export class ClickRollupReadsRepository {
     }));
   }
 
-  /** The scope's clicks matching the click list's filter, from the narrowest rollup holding it. */
+  /**
+   * The scope's clicks matching the click list's filter, from `rollup` (which must hold the
+   * filter's columns: the link rollup every one, the route days all but the link, the region
+   * days only the network).
+   */
   async countClicks(
     source: QuerySource,
     scope: RecordScope,
+    rollup: TotalRollup,
     filter: RollupClickFilter,
   ): Promise<number> {
-    const rollup = totalRollupFor(filter);
     const conditions = ['creator_id = $1', 'environment = $2'];
     const parameters: unknown[] = [scope.creatorId, scope.environment];
     const where = (condition: (placeholder: string) => string, value: unknown): void => {
