@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import pino from 'pino';
 import { createAppLogger, NestPinoLogger } from '../common/logging/app-logger';
 import type { HttpConfig } from '../config/env';
 
@@ -7,8 +8,9 @@ type LogLevel = HttpConfig['logLevel'];
 /** The most a command's own logs may say: errors, or warnings too for the click worker. */
 export type CliLogFloor = 'error' | 'warn';
 
-/** From the chattiest to silent. */
-const LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+/** pino's own order of its levels (trace 10 … fatal 60); silent says nothing at all. */
+const rankOf = (level: LogLevel): number =>
+  level === 'silent' ? Infinity : pino.levels.values[level];
 
 /**
  * Nest's and TypeORM's lines in the CLI (a failed query's among them) through the server's
@@ -21,6 +23,6 @@ export function createCliLogger(
   floor: CliLogFloor,
   writeErr: (text: string) => void,
 ): LoggerService {
-  const quieter = LEVELS.indexOf(level) >= LEVELS.indexOf(floor) ? level : floor;
+  const quieter = rankOf(level) >= rankOf(floor) ? level : floor;
   return new NestPinoLogger(createAppLogger(quieter, { write: writeErr }));
 }
