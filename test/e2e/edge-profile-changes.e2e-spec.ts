@@ -3,6 +3,7 @@ import { EdgeProfileChanges1764400000000 } from '../../migrations/1764400000000-
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
+import { inRolledBackTransaction } from '../support/rolled-back-transaction';
 import { newUlid } from '../../src/common/ids';
 import { seedPlans } from '../../seeds/plans.seed';
 
@@ -24,16 +25,6 @@ describe('Edge-profile change log (e2e)', () => {
   });
   afterAll(() => dataSource.destroy());
 
-  const inRolledBackTransaction = async (work: (runner: QueryRunner) => Promise<void>) => {
-    const runner = dataSource.createQueryRunner();
-    await runner.startTransaction();
-    try {
-      await work(runner);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
-  };
   /** The creator ids this transaction logged since `after` (a log id), in order; null: every creator. */
   const loggedSince = async (runner: QueryRunner, after: string) =>
     (
@@ -67,7 +58,7 @@ describe('Edge-profile change log (e2e)', () => {
   const newCreatorIds = (count: number) => Array.from({ length: count }, () => newUlid()).sort();
 
   it('should log each creator once per multi-row insert, and only profile changes on update', async () => {
-    await inRolledBackTransaction(async (runner) => {
+    await inRolledBackTransaction(dataSource, async (runner) => {
       const ids = newCreatorIds(3);
       expect(await insertCreators(runner, ids)).toEqual(ids);
       // Four accounts each, one statement: one row per creator, not per account.
@@ -145,7 +136,7 @@ describe('Edge-profile change log (e2e)', () => {
   });
 
   it('should log a plan change as one row for every creator, and an unchanged seed as none', async () => {
-    await inRolledBackTransaction(async (runner) => {
+    await inRolledBackTransaction(dataSource, async (runner) => {
       const after = await lastLogId(runner);
       // The plan seed (`db seed`), in this transaction.
       await seedPlans(runner.manager);
@@ -166,7 +157,7 @@ describe('Edge-profile change log (e2e)', () => {
   });
 
   it('should log a TRUNCATE as every creator', async () => {
-    await inRolledBackTransaction(async (runner) => {
+    await inRolledBackTransaction(dataSource, async (runner) => {
       expect(await logOf(runner, `TRUNCATE network_accounts`)).toEqual([null]);
     });
   });
@@ -181,7 +172,7 @@ describe('Edge-profile change log (e2e)', () => {
                   AS count`,
         )
       )[0].count;
-    await inRolledBackTransaction(async (runner) => {
+    await inRolledBackTransaction(dataSource, async (runner) => {
       // 3 tables: 8 event triggers and 3 TRUNCATE ones; 4 functions; the table, its sequence
       // and its two indexes.
       expect(Number(await objects(runner))).toBe(11 + 4 + 4);

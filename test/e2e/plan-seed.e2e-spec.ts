@@ -3,6 +3,7 @@ import { PLAN_SEEDS, seedPlans } from '../../seeds/plans.seed';
 import { loadConfig } from '../../src/config/env';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
+import { inRolledBackTransaction } from '../support/rolled-back-transaction';
 
 const SEEDED_CREATOR_CLICKS = PLAN_SEEDS.find((plan) => plan.id === 'creator')!.includedClicks;
 const SEEDED_PRO_CLICKS = PLAN_SEEDS.find((plan) => plan.id === 'pro')!.includedClicks;
@@ -22,16 +23,6 @@ describe('Plan seeding and operator changes (e2e)', () => {
   });
   afterAll(() => dataSource.destroy());
 
-  const inRolledBackTransaction = async (work: (runner: QueryRunner) => Promise<void>) => {
-    const runner = dataSource.createQueryRunner();
-    await runner.startTransaction();
-    try {
-      await work(runner);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
-  };
   const includedClicks = async (runner: QueryRunner, planId: string) =>
     (
       await runner.manager.query<{ included_clicks: number }[]>(
@@ -41,7 +32,7 @@ describe('Plan seeding and operator changes (e2e)', () => {
     )[0].included_clicks;
 
   it('should keep a plan row marked as the operator’s across seeds, and restore an unmarked one', async () => {
-    await inRolledBackTransaction(async (runner) => {
+    await inRolledBackTransaction(dataSource, async (runner) => {
       // Other suites change plan rows in rolled-back transactions of their own: taking the table
       // first waits for them, where rows locked in another order could deadlock.
       await runner.query(`LOCK TABLE plans IN SHARE ROW EXCLUSIVE MODE`);
