@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { titleFromUrl } from './title-from-url';
 
 describe(titleFromUrl.name, () => {
@@ -26,6 +27,23 @@ describe(titleFromUrl.name, () => {
     ['not a url', null, 'Untitled link'],
   ])('should fall back when %s has no slug', (url, merchant, title) => {
     expect(titleFromUrl(url, merchant)).toBe(title);
+  });
+
+  it.each([
+    ['https://www.amazon.com/Some-P%00roduct-Name/dp/B0AAAA0AAA', 'Some P roduct Name'],
+    ['https://shop.example.com/red-%0D%0Ashoes-sale', 'Red shoes sale'],
+  ])('should turn the control characters of %s into spaces', (url, title) => {
+    expect(titleFromUrl(url, null)).toBe(title);
+  });
+
+  it('should never hold a control character, whatever the path decodes to', () => {
+    const segment = fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('-', '%00')));
+    fc.assert(
+      fc.property(fc.array(segment.map((parts) => parts.join(''))), (segments) => {
+        const title = titleFromUrl(`https://shop.example.com/${segments.join('/')}`, null);
+        expect(title).not.toMatch(/\p{Cc}/u);
+      }),
+    );
   });
 
   it('should never exceed 300 characters', () => {

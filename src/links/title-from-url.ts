@@ -1,7 +1,9 @@
 /**
  * A readable title from a product URL's slug, for links created without one: never a network
  * fetch on the request path. `/Apple-AirPods-Pro-2nd-Generation/dp/B0BDHWDR12` gives
- * "Apple AirPods Pro 2nd Generation". Falls back to "<merchant or host> product".
+ * "Apple AirPods Pro 2nd Generation". Falls back to "<merchant or host> product". Control
+ * characters a slug decodes to (`%00`, `%0A`) become spaces: a title is text, and PostgreSQL
+ * refuses NUL in it.
  */
 export function titleFromUrl(url: string, merchantName: string | null): string {
   let parsed: URL;
@@ -18,7 +20,7 @@ export function titleFromUrl(url: string, merchantName: string | null): string {
     .sort((a, b) => b.length - a.length)[0];
   if (words !== undefined) {
     const title = words
-      .replace(/[-_+]+/g, ' ')
+      .replace(/[-_+]+|\p{Cc}+/gu, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     return (title.charAt(0).toUpperCase() + title.slice(1)).slice(0, 300);

@@ -65,6 +65,14 @@ describe('Input hardening (e2e)', () => {
       expect(await linkCount()).toBe(before);
     });
 
+    it('should create a link whose slug decodes to control characters, titled without them', async () => {
+      const originalUrl = 'https://www.amazon.com/Some-P%00roduct-%0D%0AName/dp/B0AAAA0AAA';
+      const created = await api.post('/v1/links', { originalUrl }).expect(201);
+      expect(created.body.data.link.title).toBe('Some P roduct Name');
+      const bulk = await api.post('/v1/links/bulk', { links: [{ originalUrl }] }).expect(207);
+      expect(bulk.body.data.created).toHaveLength(1);
+    });
+
     it('should refuse UTM values holding control characters on create and update', async () => {
       const utmOverride = { utm_campaign: 'spring\r\nSet-Cookie: a=b' };
       const created = await api
