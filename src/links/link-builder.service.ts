@@ -7,6 +7,8 @@ import type { RoutingReason } from '../routing/engine';
 import { RoutingContext, RoutingService } from '../routing/routing.service';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { toNetworkOverride } from './dto/network-override.dto';
+import { routeExpiredUrl } from './expired-destination';
+import { newLinkLimits } from './link-limits';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
 import { titleFromUrl } from './title-from-url';
@@ -73,6 +75,13 @@ export class LinkBuilderService {
       }).decision;
     }
     const nowDate = new Date(context.nowMs);
+    const expiredDestination = request.expiredUrl
+      ? routeExpiredUrl(this.routing, context, request.expiredUrl, {
+          preset: request.preset ?? 'default',
+          category: request.category ?? null,
+          utmOverride: request.utmOverride ?? null,
+        })
+      : null;
     return this.links.create({
       id: newUlid(context.nowMs),
       creatorId: scope.creatorId,
@@ -113,6 +122,8 @@ export class LinkBuilderService {
       createdAt: nowDate,
       updatedAt: nowDate,
       deletedAt: null,
+      ...newLinkLimits(request, context.nowMs),
+      expiredDestination,
     });
   }
 }

@@ -10,6 +10,7 @@ import type {
   UtmOverride,
 } from '../routing/engine/routing-types';
 import type { LinkEntity } from './link.entity';
+import { LinkLimits, linkLimitsOf } from './link-limits';
 
 /**
  * What the edge needs of a link (links own the table; the edge reads it through
@@ -48,6 +49,8 @@ export interface LinkRoutingRecord {
     confidenceFactor: number;
     deepLinkUsed: boolean;
   };
+  /** Expiry and click cap (link-limits.ts); absent when the link has neither. */
+  limits?: LinkLimits;
 }
 
 /**
@@ -78,6 +81,9 @@ export const LINK_ROUTING_FIELDS = [
   'normalizedEpcUsd',
   'confidenceFactor',
   'deepLinkUsed',
+  'expiresAt',
+  'maxClicks',
+  'expiredDestination',
 ] as const satisfies readonly (keyof LinkEntity)[];
 
 export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[number]>;
@@ -86,6 +92,12 @@ export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[nu
 const NEVER_ROUTED_REASON: RoutingReason = 'passthrough_requested';
 
 export function toLinkRoutingRecord(link: LinkRoutingFields): LinkRoutingRecord {
+  const record = routingRecordOf(link);
+  const limits = linkLimitsOf(link);
+  return limits === undefined ? record : { ...record, limits };
+}
+
+function routingRecordOf(link: LinkRoutingFields): LinkRoutingRecord {
   return {
     linkId: link.id,
     version: `${link.updatedAt.getTime()}|${link.deepLinkStatus}|${link.healthStatus}`,

@@ -3,6 +3,7 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
+import type { ExpiredDestination } from './expired-destination';
 
 import type {
   DeepLinkStatus,
@@ -165,4 +166,15 @@ export class LinkEntity {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
+
+  // Expiry and click caps (docs/edge.md "Expiry and click caps"): null where unused.
+  @Column({ name: 'expires_at', type: 'timestamptz', precision: 3, nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'max_clicks', type: 'integer', nullable: true })
+  maxClicks: number | null;
+
+  /** Where visitors go past either: the expired URL and its route; null answers 410. */
+  @Column({ name: 'expired_destination', type: 'jsonb', nullable: true })
+  expiredDestination: ExpiredDestination | null;
 }

@@ -9,6 +9,7 @@ import { LinkAnalyticsController } from './link-analytics.controller';
 import { LinkBuilderService } from './link-builder.service';
 import { LinkEntity } from './link.entity';
 import { LinkEventsService } from './link-events.service';
+import { LinkLimitsService } from './link-limits.service';
 import { LinkProbeStatesRepository } from './link-probe-states.repository';
 import { LinkProbeStatesService } from './link-probe-states.service';
 import { LinksController } from './links.controller';
@@ -29,6 +30,7 @@ import { LinksService } from './links.service';
     LinkBuilderService,
     LinkEventsService,
     LinksService,
+    LinkLimitsService,
     LinkProbeStatesRepository,
     LinkProbeStatesService,
     CommissionRateChangesService,

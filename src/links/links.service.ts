@@ -26,6 +26,7 @@ import {
   LinkListResponse,
 } from './link.response';
 import { LinkEditor } from './link-editor';
+import { LinkLimitsService } from './link-limits.service';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
@@ -42,6 +43,7 @@ export class LinksService {
     private readonly routing: RoutingService,
     private readonly events: LinkEventsService,
     private readonly clock: Clock,
+    private readonly limits: LinkLimitsService,
   ) {}
 
   async create(scope: RecordScope, request: CreateLinkDto): Promise<LinkEnvelope> {
@@ -130,7 +132,9 @@ export class LinksService {
     const link = await this.findOrThrow(scope, linkId);
     const merchant = link.merchantId === null ? null : this.routing.merchantOf(link.originalUrl);
     new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
+    const startsCapping = await this.limits.apply(scope, link, changes);
     const saved = await this.links.save(link);
+    if (startsCapping) await this.limits.restartCount(saved);
     await this.events.changed(saved);
     return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };
   }

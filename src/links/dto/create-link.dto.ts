@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
+import { IsExpiredUrl, IsExpiresAt, IsMaxClicks } from './link-limits.dto';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
@@ -89,6 +90,15 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsAttributionFlag()
   attribution?: boolean | null;
+
+  @IsExpiresAt(false)
+  expiresAt?: string;
+
+  @IsMaxClicks(false)
+  maxClicks?: number;
+
+  @IsExpiredUrl(false)
+  expiredUrl?: string;
 }
 
 /** `attribution` on create and update: validated and documented once. */
