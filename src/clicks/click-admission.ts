@@ -36,7 +36,7 @@ export interface ClickAdmissionRequest {
  * A capped link's counter (docs/edge.md "Expiry and click caps"): checked before the windows
  * and counted with the click, in the same script, so no node counts past the cap.
  */
-export interface LinkCapRequest {
+interface LinkCapRequest {
   /** The link's counter (linkCapKeyOf: its creator's hash tag, so the same slot). */
   key: string;
   maxClicks: number;

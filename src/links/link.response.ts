@@ -94,9 +94,9 @@ export class LinkResponse extends LinkSummaryResponse {
   })
   attribution: boolean | null;
   // Expiry and click caps (docs/edge.md "Expiry and click caps"): present when set.
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-31T23:59:59.000Z' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2099-12-31T23:59:59.000Z' })
   expiresAt?: string;
-  @ApiPropertyOptional({ minimum: 1, example: 500 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 500 })
   maxClicks?: number;
   @ApiPropertyOptional({
     format: 'uri',

@@ -16,8 +16,8 @@ export function IsExpiresAt(isPatch: boolean): PropertyDecorator {
     ApiPropertyOptional({
       type: String,
       format: 'date-time',
-      nullable: isPatch,
-      example: '2026-12-31T23:59:59Z',
+      ...(isPatch ? { nullable: true } : {}),
+      example: '2099-12-31T23:59:59Z',
       description: isPatch
         ? 'The instant the link expires; a past instant expires it at once, null removes the expiry'
         : 'The instant the link expires (in the future): visitors then go to expiredUrl, or get 410',
@@ -25,7 +25,7 @@ export function IsExpiresAt(isPatch: boolean): PropertyDecorator {
     IsOptional(),
     IsIsoDateTime(),
     Matches(WITH_OFFSET, {
-      message: 'expiresAt must be an instant with its offset, such as 2026-12-31T23:59:59Z',
+      message: 'expiresAt must be an instant with its offset, such as 2099-12-31T23:59:59Z',
     }),
   );
 }
@@ -33,10 +33,10 @@ export function IsExpiresAt(isPatch: boolean): PropertyDecorator {
 export function IsMaxClicks(isPatch: boolean): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
-      type: Number,
+      type: 'integer',
       minimum: 1,
       maximum: MAX_CLICKS_LIMIT,
-      nullable: isPatch,
+      ...(isPatch ? { nullable: true } : {}),
       example: 500,
       description:
         'Counted clicks after which the link is capped: visitors then go to expiredUrl, or get 410. ' +
@@ -56,7 +56,7 @@ export function IsExpiredUrl(isPatch: boolean): PropertyDecorator {
       type: String,
       format: 'uri',
       maxLength: 4096,
-      nullable: isPatch,
+      ...(isPatch ? { nullable: true } : {}),
       example: 'https://www.amazon.com/dp/B0CHX1W1XY',
       description:
         'Where visitors go once the link has expired or reached maxClicks, canonicalised and ' +
