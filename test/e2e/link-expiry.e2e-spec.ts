@@ -223,7 +223,7 @@ describe('Link expiry and click caps (e2e)', () => {
           maxClicks: 50,
           expiredUrl: `https://www.amazon.com/dp/${expiredAsin}`,
         });
-        const bases = await Promise.all([t, second].map((app) => listeningBase(app)));
+        const bases = [await listeningBase(t), await listeningBase(second)];
         // 200 visitors, each from an address of its own (the per-IP window stays far away),
         // half on each node; the enterprise plan's creator window is far above 200 a minute.
         const answers = await Promise.all(
