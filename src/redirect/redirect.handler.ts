@@ -92,8 +92,7 @@ export class RedirectHandler {
     if (record === null) return NOT_FOUND;
     // Expiry and click caps: a link with neither pays this one check.
     if (record.limits !== undefined && isExpiredAt(record.limits, this.clock.nowMs())) {
-      this.excludedHits.record(excludedHitOf(record, 'link_expired', 0, this.clock.nowMs()));
-      return this.expiredAnswer(record, request);
+      return this.expiredAnswer(record, request, 'link_expired');
     }
 
     const edge = this.visitorOf(request);
@@ -147,7 +146,7 @@ export class RedirectHandler {
     if (refusal !== undefined) {
       this.excludedHits.record(excludedHitOf(record, refusal, route.normalizedEpcUsd, nowMs));
     }
-    if (admission === 'capped') return this.expiredAnswer(record, request);
+    if (admission === 'capped') return this.expiredAnswer(record, request, 'click_cap_reached');
     // Click ids to the networks: the one string append of README "Conversions".
     const location =
       route.subIdUrlPrefix !== null && (record.attribution ?? creator.attribution)
@@ -159,12 +158,14 @@ export class RedirectHandler {
   /**
    * An expired or capped link's answer (docs/edge.md "Expiry and click caps"): its expired URL,
    * routed for the visitor like any destination (a bot or preview gets the stored route), or
-   * 410. Nothing is counted.
+   * 410. Nothing is counted; the ledger counts the hit.
    */
   private async expiredAnswer(
     record: LinkRoutingRecord,
     request: EdgeRequest,
+    reason: ExcludedHitReason,
   ): Promise<EdgeAnswer> {
+    this.excludedHits.record(excludedHitOf(record, reason, 0, this.clock.nowMs()));
     const destination = record.limits?.expired ?? null;
     if (destination === null) return GONE;
     const profile = this.creators.find(record.creatorId);
@@ -323,7 +324,6 @@ const ADMISSION_EXCLUSIONS: Partial<Record<ClickAdmission, ExcludedHitReason>> =
   ip_limited: 'ip_rate_limited',
   creator_limited: 'creator_rate_limited',
   quota_exhausted: 'quota_exhausted',
-  capped: 'click_cap_reached',
   cap_unverified: 'cap_unverified',
 };
 
