@@ -7,7 +7,7 @@ import type { RoutingReason } from '../routing/engine';
 import { RoutingContext, RoutingService } from '../routing/routing.service';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { toNetworkOverride } from './dto/network-override.dto';
-import { routeExpiredUrl } from './expired-destination';
+import { routeDestination } from './link-destination';
 import { newLinkLimits } from './link-limits';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
@@ -75,11 +75,14 @@ export class LinkBuilderService {
       }).decision;
     }
     const nowDate = new Date(context.nowMs);
+    // Routed like the link, without its pin (it names the link's merchant's network).
     const expiredDestination = request.expiredUrl
-      ? routeExpiredUrl(this.routing, context, request.expiredUrl, {
-          preset: request.preset ?? 'default',
-          category: request.category ?? null,
-          utmOverride: request.utmOverride ?? null,
+      ? routeDestination(this.routing, context, request.expiredUrl, {
+          preset: request.preset,
+          category: request.category,
+          utmOverride: request.utmOverride,
+          visitorCountry: request.visitorCountry,
+          deviceType: request.deviceType,
         })
       : null;
     return this.links.create({

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { KvStore } from '../kv/kv-store';
 import { RoutingService } from '../routing/routing.service';
 import type { UpdateLinkDto } from './dto/update-link.dto';
-import { routeExpiredUrl } from './expired-destination';
+import { routeDestination } from './link-destination';
 import type { LinkEntity } from './link.entity';
 import { applyLinkLimits } from './link-limits';
 
@@ -22,14 +22,20 @@ export class LinkLimitsService {
 
   /**
    * Applies the changes to the (not yet saved) link: a new expired URL is routed as the link
-   * would be now. Answers whether the link starts being capped (restartCount once saved).
+   * would be now, without its pin (it names the link's merchant's network). Answers whether the link starts being capped (restartCount once saved).
    */
   async apply(scope: RecordScope, link: LinkEntity, changes: UpdateLinkDto): Promise<boolean> {
     const startsCapping = applyLinkLimits(link, changes, this.clock.nowMs(), false);
     if (changes.expiredUrl === null) link.expiredDestination = null;
     if (typeof changes.expiredUrl === 'string') {
       const context = await this.routing.prepare(scope.creatorId, scope.environment);
-      link.expiredDestination = routeExpiredUrl(this.routing, context, changes.expiredUrl, link);
+      link.expiredDestination = routeDestination(this.routing, context, changes.expiredUrl, {
+        preset: link.preset,
+        category: link.category,
+        utmOverride: link.utmOverride,
+        visitorCountry: link.visitorCountry,
+        deviceType: link.deviceType,
+      });
     }
     return startsCapping;
   }

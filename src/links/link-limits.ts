@@ -1,6 +1,6 @@
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
-import type { ExpiredDestination } from './expired-destination';
+import type { LinkDestination } from './link-destination';
 import type { LinkEntity } from './link.entity';
 
 /**
@@ -12,7 +12,7 @@ export interface LinkLimits {
   expiresAtMs: number | null;
   maxClicks: number | null;
   /** Where visitors go past either; null: the edge answers 410. */
-  expired: ExpiredDestination | null;
+  expired: LinkDestination | null;
 }
 
 /** The upper bound of `maxClicks`: far above any capped campaign, well inside an integer. */
@@ -87,6 +87,8 @@ export function linkLimitsResponseOf(link: LinkLimitFields): {
   return {
     ...(link.expiresAt !== null ? { expiresAt: link.expiresAt.toISOString() } : {}),
     ...(link.maxClicks !== null ? { maxClicks: link.maxClicks } : {}),
-    ...(link.expiredDestination !== null ? { expiredUrl: link.expiredDestination.url } : {}),
+    ...(link.expiredDestination !== null
+      ? { expiredUrl: link.expiredDestination.originalUrl }
+      : {}),
   };
 }

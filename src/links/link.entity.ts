@@ -3,7 +3,7 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
-import type { ExpiredDestination } from './expired-destination';
+import type { LinkDestination } from './link-destination';
 
 import type {
   DeepLinkStatus,
@@ -176,5 +176,5 @@ export class LinkEntity {
 
   /** Where visitors go past either: the expired URL and its route; null answers 410. */
   @Column({ name: 'expired_destination', type: 'jsonb', nullable: true })
-  expiredDestination: ExpiredDestination | null;
+  expiredDestination: LinkDestination | null;
 }

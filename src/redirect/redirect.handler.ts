@@ -26,7 +26,7 @@ import { forwardVisitorQuery } from './forward-visitor-query';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
 import { explorationLaneFor } from './exploration-draw';
-import { ExpiredRoutes } from './expired-route';
+import { destinationRecordOf } from '../links/link-destination';
 import { isExpiredAt } from '../links/link-limits';
 import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
@@ -62,7 +62,6 @@ export interface EdgeRequest {
 @Injectable()
 export class RedirectHandler {
   private readonly router = new ClickRouter();
-  private readonly expiredRoutes = new ExpiredRoutes();
   /**
    * Per record (dropped with it), per route: the router hands out one route object per link
    * and visitor context, so a record has a handful of routes, and the map stays that small.
@@ -172,7 +171,7 @@ export class RedirectHandler {
     const creator = profile instanceof Promise ? await profile : profile;
     if (creator === null) return NOT_FOUND;
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const expired = this.expiredRoutes.recordOf(record, destination);
+    const expired = destinationRecordOf(record, destination);
     const route = this.routeFor(expired, creator, this.visitorOf(request), fx, this.clock.nowMs());
     return { kind: 'redirect', location: forwardedTo(record, request, route.url) };
   }
