@@ -186,7 +186,8 @@ function admitOneInMemory(
 
 /**
  * The script's keys for a request: both windows' current and previous buckets, quota, stream,
- * both unique-visitor sets, the link's cap counter. Appended to `into` when given (a batch's list), else a new list.
+ * both unique-visitor sets, the link's cap counter. Appended to `into` when given (a batch's
+ * list), else a new list.
  */
 export function clickAdmissionKeys(request: ClickAdmissionRequest, into: string[] = []): string[] {
   const { keys, nowMs, windowMs } = request;

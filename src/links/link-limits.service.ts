@@ -22,7 +22,8 @@ export class LinkLimitsService {
 
   /**
    * Applies the changes to the (not yet saved) link: a new expired URL is routed as the link
-   * would be now, without its pin (it names the link's merchant's network). Answers whether the link starts being capped (restartCount once saved).
+   * would be now, without its pin (it names the link's merchant's network). Answers whether
+   * the link starts being capped (restartCount once saved).
    */
   async apply(scope: RecordScope, link: LinkEntity, changes: UpdateLinkDto): Promise<boolean> {
     const startsCapping = applyLinkLimits(link, changes, this.clock.nowMs(), false);
