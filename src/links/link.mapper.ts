@@ -6,6 +6,12 @@ import type { LinkResponse, LinkSummaryResponse } from './link.response';
 const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
   `${redirectBaseUrl}/r/${linkId}`;
 
+/** A link on a branded domain is shared as `https://<domain>/<slug>` (docs/domains.md). */
+const sharedUrlOf = (link: LinkEntity, redirectBaseUrl: string): string =>
+  typeof link.domainHostname === 'string' && typeof link.slug === 'string'
+    ? `https://${link.domainHostname}/${link.slug}`
+    : linkpilotUrlOf(redirectBaseUrl, link.id);
+
 /**
  * What a link serves: with passthrough on, the original URL byte for byte and no canonical
  * URL, region or network (the decision kept for when passthrough is turned off stays stored).
@@ -28,7 +34,9 @@ export function toLinkSummary(link: LinkEntity, redirectBaseUrl: string): LinkSu
     title: link.title,
     originalUrl: link.originalUrl,
     routedUrl: served.routedUrl,
-    linkpilotUrl: linkpilotUrlOf(redirectBaseUrl, link.id),
+    linkpilotUrl: sharedUrlOf(link, redirectBaseUrl),
+    domain: link.domainHostname ?? null,
+    slug: link.slug ?? null,
     merchantId: link.merchantId,
     region: served.region,
     networkId: served.networkId,

@@ -28,8 +28,26 @@ export class LinkSummaryResponse {
   @ApiProperty({ minLength: 1, maxLength: 300 }) title: string;
   @ApiProperty({ format: 'uri', readOnly: true }) originalUrl: string;
   @ApiProperty({ format: 'uri', readOnly: true }) routedUrl: string;
-  @ApiProperty({ format: 'uri', readOnly: true, description: '{redirect_base_url}/r/<linkId>' })
+  @ApiProperty({
+    format: 'uri',
+    readOnly: true,
+    description: '{redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain',
+  })
   linkpilotUrl: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The branded domain the link is served on (docs/domains.md), or null',
+  })
+  domain: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Its lowercase vanity slug on `domain`, or null',
+  })
+  slug: string | null;
   @ApiProperty({
     type: String,
     nullable: true,
