@@ -1,9 +1,4 @@
-import {
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../common/cache/single-flight';
 import { KvStore } from '../kv/kv-store';
@@ -13,7 +8,7 @@ import {
   slugCacheKey,
   slugKeyOfMessage,
 } from './domain-evictions.service';
-import type { VerifiedHost } from './domains.repository';
+import type { VerifiedHost } from './verified-host';
 import { DomainsService } from './domains.service';
 
 /**

@@ -5,8 +5,7 @@ import { DomainsConfig } from '../config/env';
 import type { CheckOutcome } from './domains.repository';
 
 /** The name the TXT record is published under, for `hostname`. */
-export const challengeRecordName = (hostname: string): string =>
-  `_linkpilot-challenge.${hostname}`;
+export const challengeRecordName = (hostname: string): string => `_linkpilot-challenge.${hostname}`;
 
 /** One check waits at most about this long (DNS answers in milliseconds when it answers). */
 const TIMEOUT_MS = 2_000;

@@ -8,14 +8,14 @@ import { KvStore } from '../kv/kv-store';
  * slug's resolution.
  */
 export const DOMAIN_INVALIDATION_CHANNEL = 'linkpilot:domains:invalidate';
-export const HOSTS_CHANGED_MESSAGE = 'hosts';
+const HOSTS_CHANGED_MESSAGE = 'hosts';
 const SLUG_MESSAGE_PREFIX = 's:';
 
 /** The Redis key of a slug's link id. */
 export const slugCacheKey = (domainId: string, slug: string): string =>
   `slugrec:v1:${domainId}:${slug}`;
 
-export const slugMessageOf = (domainId: string, slug: string): string =>
+const slugMessageOf = (domainId: string, slug: string): string =>
   `${SLUG_MESSAGE_PREFIX}${domainId}:${slug}`;
 
 /** The slug cache key a channel message names, or null for `hosts`. */

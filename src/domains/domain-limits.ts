@@ -4,7 +4,7 @@ import type { PlanId } from '../account/plan.entity';
  * Branded domains per account and key environment, by plan (docs/limits.md). Zero: the plan
  * has none, and POST /domains answers PLAN_UPGRADE_REQUIRED.
  */
-export const DOMAINS_PER_PLAN: Readonly<Record<PlanId, number>> = {
+const DOMAINS_PER_PLAN: Readonly<Record<PlanId, number>> = {
   free: 0,
   creator: 0,
   pro: 3,

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MetricsServer } from '../metrics/metrics-server';
 import { DomainsService } from './domains.service';
 
-export const DOMAINS_ALLOWED_PATH = '/internal/domains/allowed';
+const DOMAINS_ALLOWED_PATH = '/internal/domains/allowed';
 
 /**
  * GET /internal/domains/allowed?domain=<hostname>: 200 for a verified branded domain, else

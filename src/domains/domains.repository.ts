@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KeyEnvironment, RecordScope } from '../common/access/auth-context';
+import type { VerifiedHost } from './verified-host';
 
 /** A row of `domains` (the domains module owns the table). */
 export interface DomainRecord {
@@ -15,13 +16,6 @@ export interface DomainRecord {
   lastCheckedAt: Date | null;
   lastCheckError: string | null;
   createdAt: Date;
-}
-
-/** What the edge needs of a verified domain. */
-export interface VerifiedHost {
-  id: string;
-  hostname: string;
-  notFoundUrl: string | null;
 }
 
 const COLUMNS = `id, creator_id AS "creatorId", environment, hostname,

@@ -12,12 +12,9 @@ import { DnsChallenge } from './dns-challenge';
 import { domainsAllowedOn } from './domain-limits';
 import { DomainEvictionsService } from './domain-evictions.service';
 import { toDomainResponse } from './domain.mapper';
-import {
-  DeleteDomainResponse,
-  DomainEnvelope,
-  DomainListResponse,
-} from './domain.response';
-import { DomainRecord, DomainsRepository, VerifiedHost } from './domains.repository';
+import { DeleteDomainResponse, DomainEnvelope, DomainListResponse } from './domain.response';
+import { DomainRecord, DomainsRepository } from './domains.repository';
+import type { VerifiedHost } from './verified-host';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { checkHostname } from './hostname-rules';
 

@@ -59,7 +59,11 @@ export class LinkBrandingService {
    * Applies PATCH's `domain` and `slug`: either may change alone (a new slug on the same domain,
    * the same slug on another), and null on either takes the link off its domain.
    */
-  async applyOnUpdate(scope: RecordScope, link: LinkEntity, request: BrandingRequest): Promise<void> {
+  async applyOnUpdate(
+    scope: RecordScope,
+    link: LinkEntity,
+    request: BrandingRequest,
+  ): Promise<void> {
     if (request.domain === undefined && request.slug === undefined) return;
     if (request.domain === null || request.slug === null) {
       Object.assign(link, NO_BRANDING);

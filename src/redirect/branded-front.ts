@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { BrandedTargetsService } from '../domains/branded-targets.service';
-import type { VerifiedHost } from '../domains/domains.repository';
+import type { VerifiedHost } from '../domains/verified-host';
 import { RESERVED_SLUGS, SLUG_PATTERN } from '../domains/slug-rules';
 import type { EdgeAnswer } from './edge-answer';
 

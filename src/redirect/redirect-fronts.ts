@@ -10,7 +10,7 @@ import type { ShutdownGate } from '../common/http/shutdown-gate';
 import type { TrustFunction } from '../common/http/trust-proxy';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { AppMetrics } from '../metrics/app-metrics';
-import type { VerifiedHost } from '../domains/domains.repository';
+import type { VerifiedHost } from '../domains/verified-host';
 import { brandedAnswerOf, BrandedFront, BrandedVisit } from './branded-front';
 import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
@@ -57,7 +57,8 @@ export class RedirectFronts {
     const server = createServer(
       gate.guard((request, response) => {
         const linkId = this.handler === null ? null : this.plainClickLinkId(request);
-        if (linkId !== null) this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
+        if (linkId !== null)
+          this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
         else if (!this.brandedVisit(request, response, fastifyListener)) {
           fastifyListener(request, response);
         }

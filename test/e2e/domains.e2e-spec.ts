@@ -272,7 +272,7 @@ describe('Branded domains and vanity slugs (e2e)', () => {
       expect(branded.headers.location).toBe(byId.headers.location);
       const tag = new URL(link.routedUrl).searchParams.get('tag');
       expect(tag).toMatch(/^lpdemo-amazon/);
-      expect(new URL(branded.headers.location as string).searchParams.get('tag')).toBe(tag);
+      expect(new URL(branded.headers.location).searchParams.get('tag')).toBe(tag);
       await t.app.get(ClickStreamConsumer).drainOnce();
       const analytics = await api.get(`/v1/analytics/links/${link.linkId}`).expect(200);
       expect(analytics.body.data.clicks).toBe(2);

@@ -1,5 +1,4 @@
 import { createSocket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import * as dnsPacket from 'dns-packet';
 
 /** NXDOMAIN, in the low bits of a DNS answer's flags. */
@@ -46,7 +45,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     socket.send(answer, remote.port, remote.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address() as AddressInfo;
+  const { port } = socket.address();
   return {
     address: `127.0.0.1:${port}`,
     setTxt: (name, values) => {

@@ -4,11 +4,17 @@
  */
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const cause = (error as { driverError?: unknown } | null)?.driverError ?? error;
-  const { code, constraint: broken, message } = (cause ?? {}) as {
+  const {
+    code,
+    constraint: broken,
+    message,
+  } = (cause ?? {}) as {
     code?: unknown;
     constraint?: unknown;
     message?: unknown;
   };
   if (code !== '23505') return false;
-  return broken === constraint || (typeof message === 'string' && message.includes(`"${constraint}"`));
+  return (
+    broken === constraint || (typeof message === 'string' && message.includes(`"${constraint}"`))
+  );
 }
