@@ -563,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's domains in the key's environment, newest first */
+        /**
+         * The caller's domains in the key's environment, newest first
+         * @description Verified or not, each with its verification record and last check.
+         */
         get: operations["DomainsController_list"];
         put?: never;
         /**
@@ -1038,15 +1041,15 @@ export interface components {
              */
             readonly linkpilotUrl: string;
             /**
-             * @description The branded domain the link is served on (docs/domains.md), or null
-             * @example null
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
              */
-            domain: string | null;
+            domain?: string;
             /**
-             * @description Its lowercase vanity slug on `domain`, or null
-             * @example null
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
              */
-            slug: string | null;
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */
@@ -1219,15 +1222,15 @@ export interface components {
              */
             readonly linkpilotUrl: string;
             /**
-             * @description The branded domain the link is served on (docs/domains.md), or null
-             * @example null
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
              */
-            domain: string | null;
+            domain?: string;
             /**
-             * @description Its lowercase vanity slug on `domain`, or null
-             * @example null
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
              */
-            slug: string | null;
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */

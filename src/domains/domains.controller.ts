@@ -38,7 +38,10 @@ export class DomainsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The caller's domains in the key's environment, newest first" })
+  @ApiOperation({
+    summary: "The caller's domains in the key's environment, newest first",
+    description: 'Verified or not, each with its verification record and last check.',
+  })
   @ApiEnvelopedOk(DomainListResponse)
   list(@Caller() caller: AuthContext): Promise<DomainListResponse> {
     return this.domains.list(caller);

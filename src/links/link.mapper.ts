@@ -6,11 +6,19 @@ import type { LinkResponse, LinkSummaryResponse } from './link.response';
 const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
   `${redirectBaseUrl}/r/${linkId}`;
 
-/** A link on a branded domain is shared as `https://<domain>/<slug>` (docs/domains.md). */
-const sharedUrlOf = (link: LinkEntity, redirectBaseUrl: string): string =>
+/** A link's branded domain and slug (docs/domains.md), absent for a link without one. */
+const brandingOf = (link: LinkEntity): { domain?: string; slug?: string } =>
   typeof link.domainHostname === 'string' && typeof link.slug === 'string'
-    ? `https://${link.domainHostname}/${link.slug}`
-    : linkpilotUrlOf(redirectBaseUrl, link.id);
+    ? { domain: link.domainHostname, slug: link.slug }
+    : {};
+
+/** A link on a branded domain is shared as `https://<domain>/<slug>`. */
+const sharedUrlOf = (link: LinkEntity, redirectBaseUrl: string): string => {
+  const { domain, slug } = brandingOf(link);
+  return domain === undefined
+    ? linkpilotUrlOf(redirectBaseUrl, link.id)
+    : `https://${domain}/${slug}`;
+};
 
 /**
  * What a link serves: with passthrough on, the original URL byte for byte and no canonical
@@ -35,8 +43,7 @@ export function toLinkSummary(link: LinkEntity, redirectBaseUrl: string): LinkSu
     originalUrl: link.originalUrl,
     routedUrl: served.routedUrl,
     linkpilotUrl: sharedUrlOf(link, redirectBaseUrl),
-    domain: link.domainHostname ?? null,
-    slug: link.slug ?? null,
+    ...brandingOf(link),
     merchantId: link.merchantId,
     region: served.region,
     networkId: served.networkId,

@@ -34,20 +34,16 @@ export class LinkSummaryResponse {
     description: '{redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain',
   })
   linkpilotUrl: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'The branded domain the link is served on (docs/domains.md), or null',
+  @ApiPropertyOptional({
+    example: 'links.example.com',
+    description: 'The branded domain the link is served on (docs/domains.md); absent when none',
   })
-  domain: string | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Its lowercase vanity slug on `domain`, or null',
+  domain?: string;
+  @ApiPropertyOptional({
+    example: 'black-friday',
+    description: 'Its lowercase vanity slug on `domain`; absent when none',
   })
-  slug: string | null;
+  slug?: string;
   @ApiProperty({
     type: String,
     nullable: true,
