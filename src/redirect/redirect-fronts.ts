@@ -57,9 +57,9 @@ export class RedirectFronts {
     const server = createServer(
       gate.guard((request, response) => {
         const linkId = this.handler === null ? null : this.plainClickLinkId(request);
-        if (linkId !== null)
+        if (linkId !== null) {
           this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
-        else if (!this.brandedVisit(request, response, fastifyListener)) {
+        } else if (!this.brandedVisit(request, response, fastifyListener)) {
           fastifyListener(request, response);
         }
       }),
@@ -202,13 +202,13 @@ export class RedirectFronts {
       const answer = this.answerFailure(error, `${request.method} /r/${linkId}`, requestId);
       writeSafely(response, answer, requestId, this.logger, metrics, startedAtMs);
     };
-    const write = (answer: EdgeAnswer): void => {
+    const answerWith = (answer: EdgeAnswer): void => {
       const served = domain === undefined ? answer : brandedAnswerOf(answer, domain);
       writeSafely(response, served, requestId, this.logger, metrics, startedAtMs);
     };
     try {
       const clientIp = proxyaddr(request, this.options.isTrusted);
-      handler.answer(this.edgeRequest(linkId, request, clientIp)).then(write, fail);
+      handler.answer(this.edgeRequest(linkId, request, clientIp)).then(answerWith, fail);
     } catch (error) {
       fail(error);
     }
