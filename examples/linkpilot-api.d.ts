@@ -556,6 +556,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's domains in the key's environment, newest first
+         * @description Verified or not, each with its verification record and last check.
+         */
+        get: operations["DomainsController_list"];
+        put?: never;
+        /**
+         * Add a branded domain (Pro and above); answers the DNS record that verifies it
+         * @description Publish the answered `verification` as a TXT record, then call POST /domains/{id}/verify (a job also checks every 5 minutes for 7 days). Once verified, links may take the domain and a `slug`, and are served on `https://<hostname>/<slug>`. The plan sets how many domains an account has per environment (docs/limits.md): 403 PLAN_UPGRADE_REQUIRED or DOMAIN_LIMIT_REACHED. A hostname verified by another account, or already yours, is 409 DOMAIN_TAKEN.
+         */
+        post: operations["DomainsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One domain, with its verification record and state
+         * @description Another account’s domain, or one of the other environment, is 404.
+         */
+        get: operations["DomainsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete; its links go back to /r/<id>
+         * @description The edge stops serving the hostname at once. Links on it keep working on `/r/<id>` and lose their domain and slug; a second DELETE is 404.
+         */
+        delete: operations["DomainsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look for the TXT record now
+         * @description Answers the domain: `verified` true once `_linkpilot-challenge.<hostname>` holds the token, else `lastCheckError` says what was found. A verified domain stays verified. A hostname another account verified first is 409 DOMAIN_TAKEN.
+         */
+        post: operations["DomainsController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/r/{linkId}": {
         parameters: {
             query?: never;
@@ -969,9 +1037,19 @@ export interface components {
             readonly routedUrl: string;
             /**
              * Format: uri
-             * @description {redirect_base_url}/r/<linkId>
+             * @description {redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain
              */
             readonly linkpilotUrl: string;
+            /**
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
+             */
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */
@@ -1093,10 +1171,20 @@ export interface components {
              * @default null
              */
             attribution?: boolean | null;
+            /**
+             * @description A verified branded domain of yours (POST /v1/domains), with `slug`: the link is then shared as `https://<domain>/<slug>`.
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description The path on `domain`: letters, digits and hyphens, stored lowercased (any case reaches the link), unique among the live links of the domain (409 SLUG_TAKEN), not a reserved path such as r, v1, api, docs, health or metrics.
+             * @example black-friday
+             */
+            slug?: string;
         };
         ApiErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED" | "POSTBACK_TOKEN_INVALID" | "CLICK_NOT_IN_SCOPE";
+            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED" | "POSTBACK_TOKEN_INVALID" | "CLICK_NOT_IN_SCOPE" | "DOMAIN_NOT_FOUND" | "DOMAIN_LIMIT_REACHED" | "DOMAIN_TAKEN" | "SLUG_TAKEN";
             message: string;
             /** @description VALIDATION_ERROR: field -> messages */
             details?: {
@@ -1130,9 +1218,19 @@ export interface components {
             readonly routedUrl: string;
             /**
              * Format: uri
-             * @description {redirect_base_url}/r/<linkId>
+             * @description {redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain
              */
             readonly linkpilotUrl: string;
+            /**
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
+             */
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */
@@ -1189,6 +1287,16 @@ export interface components {
              * @default null
              */
             attribution?: boolean | null;
+            /**
+             * @description A verified branded domain of yours (POST /v1/domains), with `slug`: the link is then shared as `https://<domain>/<slug>`. null takes the link off its domain (and drops its slug).
+             * @example links.example.com
+             */
+            domain?: string | null;
+            /**
+             * @description The path on `domain`: letters, digits and hyphens, stored lowercased (any case reaches the link), unique among the live links of the domain (409 SLUG_TAKEN), not a reserved path such as r, v1, api, docs, health or metrics. null takes the link off its domain.
+             * @example black-friday
+             */
+            slug?: string | null;
         };
         DeleteLinkResponse: {
             linkId: string;
@@ -1783,6 +1891,65 @@ export interface components {
         };
         WebhookDeliveryEnvelope: {
             delivery: components["schemas"]["WebhookDeliveryResponse"];
+        };
+        DomainVerificationResponse: {
+            /** @example _linkpilot-challenge.links.example.com */
+            recordName: string;
+            /** @enum {string} */
+            recordType: "TXT";
+            /** @example lp-verify-3f1c9a7e0b2d4c6f8a1e3b5d7c9f0a2b */
+            recordValue: string;
+        };
+        DomainResponse: {
+            readonly id: string;
+            /**
+             * @description Lowercase; punycode for IDNs
+             * @example links.example.com
+             */
+            hostname: string;
+            /** Format: uri */
+            notFoundUrl: string | null;
+            /** @enum {string} */
+            environment: "live" | "test";
+            /** @description Links may use the domain, and the edge serves it, once true */
+            verified: boolean;
+            /** Format: date-time */
+            verifiedAt: string | null;
+            verification: components["schemas"]["DomainVerificationResponse"];
+            /** Format: date-time */
+            lastCheckedAt: string | null;
+            /**
+             * @description Why the last check did not verify the domain
+             * @example _linkpilot-challenge.links.example.com has no TXT record
+             */
+            lastCheckError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DomainEnvelope: {
+            domain: components["schemas"]["DomainResponse"];
+        };
+        CreateDomainDto: {
+            /**
+             * @description A hostname of yours, without scheme, port or path; any case, internationalised names taken and stored in their punycode form. Not an IP address, not our own redirect host.
+             * @example links.example.com
+             */
+            hostname: string;
+            /**
+             * Format: uri
+             * @description Where a visitor of an unknown slug on this domain is sent (302); without it they get 404
+             * @example https://example.com/
+             */
+            notFoundUrl?: string;
+        };
+        DomainListResponse: {
+            items: components["schemas"]["DomainResponse"][];
+        };
+        DeleteDomainResponse: {
+            id: string;
+            deleted: boolean;
+            /** @description Live links that lost the domain and its slug: back on /r/<id> */
+            linksDetached: number;
         };
         ApiErrorEnvelope: {
             /** @enum {boolean} */
@@ -4615,6 +4782,422 @@ export interface operations {
             };
             /** @description No such resource for this key and environment: WEBHOOK_DELIVERY_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainListResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDomainDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PLAN_UPGRADE_REQUIRED, DOMAIN_LIMIT_REACHED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key is held by a request still running: DOMAIN_TAKEN, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request body over 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DeleteDomainResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key is held by a request still running: DOMAIN_TAKEN, IDEMPOTENCY_KEY_IN_USE */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,7 @@ import { NetworksModule } from './networks/networks.module';
 import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
 import { RouteLearningModule } from './redirect/route-learning.module';
+import { DomainsEdgeModule } from './domains/domains-edge.module';
 import { LinksModule } from './links/links.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -61,6 +62,7 @@ export class AppModule {
         RoutingModule,
         RouteLearningModule,
         LinksModule,
+        DomainsEdgeModule,
         RedirectModule,
         ClickPipelineModule,
         ClickRetentionModule,

@@ -157,6 +157,18 @@ export class LinkEntity {
   @Column({ name: 'last_health_check_at', type: 'timestamptz', precision: 3, nullable: true })
   lastHealthCheckAt: Date | null;
 
+  /** A branded domain (docs/domains.md): all three set, or none. */
+  @Column({ name: 'domain_id', type: 'varchar', length: 26, nullable: true })
+  domainId: string | null;
+
+  /** The domain's hostname, which never changes: the link's URL is written without a join. */
+  @Column({ name: 'domain_hostname', type: 'varchar', length: 253, nullable: true })
+  domainHostname: string | null;
+
+  /** Lowercase; unique among the domain's live links (links_domain_slug). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  slug: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

@@ -6,6 +6,20 @@ import type { LinkResponse, LinkSummaryResponse } from './link.response';
 const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
   `${redirectBaseUrl}/r/${linkId}`;
 
+/** A link's branded domain and slug (docs/domains.md), absent for a link without one. */
+const brandingOf = (link: LinkEntity): { domain?: string; slug?: string } =>
+  typeof link.domainHostname === 'string' && typeof link.slug === 'string'
+    ? { domain: link.domainHostname, slug: link.slug }
+    : {};
+
+/** A link on a branded domain is shared as `https://<domain>/<slug>`. */
+const sharedUrlOf = (link: LinkEntity, redirectBaseUrl: string): string => {
+  const { domain, slug } = brandingOf(link);
+  return domain === undefined
+    ? linkpilotUrlOf(redirectBaseUrl, link.id)
+    : `https://${domain}/${slug}`;
+};
+
 /**
  * What a link serves: with passthrough on, the original URL byte for byte and no canonical
  * URL, region or network (the decision kept for when passthrough is turned off stays stored).
@@ -28,7 +42,8 @@ export function toLinkSummary(link: LinkEntity, redirectBaseUrl: string): LinkSu
     title: link.title,
     originalUrl: link.originalUrl,
     routedUrl: served.routedUrl,
-    linkpilotUrl: linkpilotUrlOf(redirectBaseUrl, link.id),
+    linkpilotUrl: sharedUrlOf(link, redirectBaseUrl),
+    ...brandingOf(link),
     merchantId: link.merchantId,
     region: served.region,
     networkId: served.networkId,

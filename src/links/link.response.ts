@@ -28,8 +28,22 @@ export class LinkSummaryResponse {
   @ApiProperty({ minLength: 1, maxLength: 300 }) title: string;
   @ApiProperty({ format: 'uri', readOnly: true }) originalUrl: string;
   @ApiProperty({ format: 'uri', readOnly: true }) routedUrl: string;
-  @ApiProperty({ format: 'uri', readOnly: true, description: '{redirect_base_url}/r/<linkId>' })
+  @ApiProperty({
+    format: 'uri',
+    readOnly: true,
+    description: '{redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain',
+  })
   linkpilotUrl: string;
+  @ApiPropertyOptional({
+    example: 'links.example.com',
+    description: 'The branded domain the link is served on (docs/domains.md); absent when none',
+  })
+  domain?: string;
+  @ApiPropertyOptional({
+    example: 'black-friday',
+    description: 'Its lowercase vanity slug on `domain`; absent when none',
+  })
+  slug?: string;
   @ApiProperty({
     type: String,
     nullable: true,

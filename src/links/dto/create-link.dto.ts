@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
+import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
@@ -89,6 +90,12 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsAttributionFlag()
   attribution?: boolean | null;
+
+  @IsLinkDomain(false)
+  domain?: string;
+
+  @IsLinkSlug(false)
+  slug?: string;
 }
 
 /** `attribution` on create and update: validated and documented once. */
