@@ -14,6 +14,7 @@ import {
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** CreateLinkRequest [S] (plus the [G] `notes`): the routing fields and the link's own. */
@@ -89,6 +90,9 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsAttributionFlag()
   attribution?: boolean | null;
+
+  @IsRedirectRules({ isNullable: false })
+  rules?: RedirectRuleDto[];
 }
 
 /** `attribution` on create and update: validated and documented once. */

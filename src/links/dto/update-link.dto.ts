@@ -17,6 +17,7 @@ import { NETWORK_IDS } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { IsAttributionFlag, IsForwardQueryFlag } from './create-link.dto';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */
@@ -94,4 +95,7 @@ export class UpdateLinkDto {
 
   @IsAttributionFlag()
   attribution?: boolean | null;
+
+  @IsRedirectRules({ isNullable: true })
+  rules?: RedirectRuleDto[] | null;
 }
