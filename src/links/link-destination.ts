@@ -1,12 +1,34 @@
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
+import type { NetworkId } from '../networks/network-ids';
 import type {
   DeviceType,
   NetworkOverridePin,
+  RoutingOutcome,
   RoutingPresetId,
   UtmOverride,
 } from '../routing/engine/routing-types';
 import type { RouteAnswer, RouteQuestion, RoutingContext } from '../routing/routing.service';
-import type { LinkRoutingRecord } from './link-routing-record';
+
+/** A route stored at write time: LinkRoutingRecord.stored's fields. */
+interface StoredRoute {
+  routedUrl: string;
+  region: string | null;
+  networkId: NetworkId | null;
+  outcome: RoutingOutcome;
+  normalizedEpcUsd: number;
+  confidenceFactor: number;
+  deepLinkUsed: boolean;
+}
+
+/**
+ * What destinationRecordOf needs of a link's routing record (LinkRoutingRecord, not imported:
+ * the record holds destinations, so naming it here would make the two modules a cycle).
+ */
+interface DestinationRoutable {
+  originalUrl: string;
+  merchantId: string | null;
+  stored: StoredRoute;
+}
 
 /**
  * A destination of a link besides its originalUrl (a redirect rule's, a fallback's),
@@ -20,7 +42,7 @@ export interface LinkDestination {
   canonicalUrl: string;
   merchantId: string | null;
   /** The route for requests with no visitor context, as LinkRoutingRecord.stored. */
-  stored: LinkRoutingRecord['stored'];
+  stored: StoredRoute;
 }
 
 /** The link's settings a destination is routed with (those the link's own route used). */
@@ -82,26 +104,23 @@ export function routeDestination(
  * record object, so a destination's record must be one object for as long as the link's record
  * is: made once, dropped with it.
  */
-const destinationRecords = new WeakMap<
-  LinkRoutingRecord,
-  WeakMap<LinkDestination, LinkRoutingRecord>
->();
+const destinationRecords = new WeakMap<DestinationRoutable, WeakMap<LinkDestination, object>>();
 
 /**
  * The link's record with the destination in place of its originalUrl, merchant and stored route:
  * what the edge routes (by EPC, with click-time market routing and the creator's tags) when the
  * destination is picked. `destination` must belong to `record` (read from it).
  */
-export function destinationRecordOf(
-  record: LinkRoutingRecord,
+export function destinationRecordOf<Routable extends DestinationRoutable>(
+  record: Routable,
   destination: LinkDestination,
-): LinkRoutingRecord {
+): Routable {
   let byDestination = destinationRecords.get(record);
   if (byDestination === undefined) {
     byDestination = new WeakMap();
     destinationRecords.set(record, byDestination);
   }
-  let destinationRecord = byDestination.get(destination);
+  let destinationRecord = byDestination.get(destination) as Routable | undefined;
   if (destinationRecord === undefined) {
     destinationRecord = {
       ...record,
