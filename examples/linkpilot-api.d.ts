@@ -959,6 +959,66 @@ export interface components {
             utm_term?: string;
             utm_content?: string;
         };
+        RuleQueryDto: {
+            /** @example src */
+            param: string;
+            /**
+             * @description Compared exactly
+             * @example newsletter
+             */
+            value: string;
+        };
+        RedirectRuleResponse: {
+            /**
+             * Format: uri
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description In lower case
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /** Format: date-time */
+            startsAt?: string;
+            /** Format: date-time */
+            endsAt?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
+            /**
+             * Format: uri
+             * @description '' when the destination is passthrough
+             */
+            readonly canonicalUrl: string;
+            /**
+             * Format: uri
+             * @description The route stored at write time (visitors with no context); clicks route live
+             */
+            readonly routedUrl: string;
+            readonly merchantId: string | null;
+            /** @enum {string|null} */
+            readonly networkId: "awin" | "cj" | "impact" | "partnerize" | "cuelinks" | "rakuten_affiliate" | "involve_asia" | "amazon_associates" | "flipkart_affiliate" | "noon_affiliates" | "jumia_kol" | "takealot_affiliates" | null;
+            readonly region: string | null;
+        };
         LinkResponse: {
             /** @example 01JD7Z3W9S8K4Q2M6N0P1R5T7V */
             readonly linkId: string;
@@ -1037,9 +1097,64 @@ export interface components {
             outcome: "routed" | "fallback" | "passthrough";
             /** @description [G] the routing trace at creation */
             crcTrace: components["schemas"]["RoutingTraceResponse"];
+            /** @description Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none */
+            rules?: components["schemas"]["RedirectRuleResponse"][];
         };
         LinkEnvelope: {
             link: components["schemas"]["LinkResponse"];
+        };
+        RedirectRuleDto: {
+            /**
+             * Format: uri
+             * @description Canonicalised and routed like the link's originalUrl, with the link's settings
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @description The visitor's country (IsoAlpha2, from the trusted edge header) is one of these
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            /**
+             * @description The visitor's device, read from the User-Agent: iOS, Android, or a desktop
+             * @example [
+             *       "ios"
+             *     ]
+             */
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description The primary language subtag of the first Accept-Language entry (case-insensitive) is one of these
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /**
+             * Format: date-time
+             * @description From this instant on (inclusive)
+             * @example 2026-12-01T00:00:00Z
+             */
+            startsAt?: string;
+            /**
+             * Format: date-time
+             * @description Before this instant (exclusive)
+             * @example 2026-12-27T00:00:00Z
+             */
+            endsAt?: string;
+            /**
+             * @description Daily window start, HH:MM UTC (inclusive); needs toTime
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description Daily window end, HH:MM UTC (exclusive); earlier than fromTime means the window spans midnight
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
         };
         CreateLinkDto: {
             /**
@@ -1093,6 +1208,8 @@ export interface components {
              * @default null
              */
             attribution?: boolean | null;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md) */
+            rules?: components["schemas"]["RedirectRuleDto"][];
         };
         ApiErrorBody: {
             /** @enum {string} */
@@ -1189,6 +1306,8 @@ export interface components {
              * @default null
              */
             attribution?: boolean | null;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md). Replaces the whole list; null or [] removes every rule */
+            rules?: components["schemas"]["RedirectRuleDto"][] | null;
         };
         DeleteLinkResponse: {
             linkId: string;
@@ -1298,6 +1417,8 @@ export interface components {
             normalizedEpcUsd: number;
             /** @description The engine confidence factor C_r */
             confidence: number;
+            /** @description The redirect rule that picks this visitor's destination (docs/redirect-rules.md); null: the link's own */
+            ruleIndex: number | null;
             /** @description null where no decision runs: passthrough, or no country given */
             crcTrace: components["schemas"]["RoutingTraceResponse"] | null;
         };
@@ -1347,6 +1468,11 @@ export interface components {
             visitorCountry: string | null;
             /** @enum {string} */
             deviceClass: "desktop" | "mobile" | "tablet" | "unknown";
+            /**
+             * @description The link's redirect rule that picked the destination, by position (docs/redirect-rules.md); null: no rule did
+             * @example null
+             */
+            ruleIndex: number | null;
         };
         ClickListPagination: {
             page: number;
@@ -2988,6 +3114,12 @@ export interface operations {
                 /** @description IsoAlpha2; without it, the link's stored route (a visitor of unknown country) */
                 country?: string;
                 device?: "desktop" | "ios" | "android";
+                /** @description The visitor's primary language (what a redirect rule reads from Accept-Language); without it, none */
+                language?: string;
+                /** @description The query string the visitor would open /r/:id with, URL-encoded, without `?` (redirect rules' query conditions) */
+                visitorQuery?: string;
+                /** @description The instant redirect rules' time windows are judged at; default: now */
+                at?: string;
             };
             header?: never;
             path: {

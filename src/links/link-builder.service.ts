@@ -9,7 +9,7 @@ import { CreateLinkDto } from './dto/create-link.dto';
 import { toNetworkOverride } from './dto/network-override.dto';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
-import { toStoredRules } from './redirect-rule';
+import { toStoredRules } from './redirect-rule-writer';
 import { titleFromUrl } from './title-from-url';
 
 /** Engine reasons that make a link passthrough whatever the creator asks (SPEC item 6 and 7). */

@@ -68,6 +68,6 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     attribution: link.attribution,
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
-    rules: (link.rules ?? []).map(toRuleView),
+    ...(link.rules !== null ? { rules: link.rules.map(toRuleView) } : {}),
   };
 }

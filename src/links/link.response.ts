@@ -98,12 +98,12 @@ export class LinkResponse extends LinkSummaryResponse {
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })
   crcTrace: RoutingTrace;
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: [RedirectRuleResponse],
     description:
-      'Redirect rules in order, the first match wins (docs/redirect-rules.md); [] for none',
+      'Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none',
   })
-  rules: RedirectRuleResponse[];
+  rules?: RedirectRuleResponse[];
 }
 
 export class LinkEnvelope {

@@ -29,7 +29,7 @@ import { LinkEditor } from './link-editor';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
-import { toStoredRules } from './redirect-rule';
+import { toStoredRules } from './redirect-rule-writer';
 
 /** The same validation the global pipe applies to a body, for one bulk item at a time. */
 const ITEM_VALIDATION = { whitelist: true, forbidNonWhitelisted: true };
