@@ -21,6 +21,7 @@ import { ClickRollupRegionDays1764600000000 } from './1764600000000-click-rollup
 import { ClickRollupLinkDeltas1764620000000 } from './1764620000000-click-rollup-link-deltas';
 import { PlanOperatorEdits1764640000000 } from './1764640000000-plan-operator-edits';
 import { BrandedDomains1764700000000 } from './1764700000000-branded-domains';
+import { RedirectRules1764710000000 } from './1764710000000-redirect-rules';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   ClickRollupLinkDeltas1764620000000,
   PlanOperatorEdits1764640000000,
   BrandedDomains1764700000000,
+  RedirectRules1764710000000,
 ];

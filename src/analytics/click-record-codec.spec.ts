@@ -31,6 +31,7 @@ const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
     'unknown' as const,
   ),
   environment: fc.constantFrom('live' as const, 'test' as const),
+  ruleIndex: fc.option(fc.integer({ min: 0, max: 19 }), { nil: null }),
 });
 
 describe(encodeClickRecord.name, () => {
@@ -56,11 +57,22 @@ describe(decodeClickRecord.name, () => {
     fc.assert(
       fc.property(recordArb, (record) => {
         const older: unknown[] = JSON.parse(encodeClickRecord(record));
-        older.pop();
+        older.splice(-2);
         expect(decodeClickRecord(JSON.stringify(older))).toEqual({
           ...record,
           environment: 'live',
+          ruleIndex: null,
         });
+      }),
+    );
+  });
+
+  it('should read an entry written before the ruleIndex field as a click no rule picked', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const older: unknown[] = JSON.parse(encodeClickRecord(record));
+        older.pop();
+        expect(decodeClickRecord(JSON.stringify(older))).toEqual({ ...record, ruleIndex: null });
       }),
     );
   });

@@ -22,6 +22,8 @@ export interface ClickRecordMessage {
   deviceClass: DeviceClass;
   /** A test link's click: analytics of the test environment only, never the quota. */
   environment: KeyEnvironment;
+  /** The redirect rule that picked the destination (docs/redirect-rules.md); null: none. */
+  ruleIndex: number | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export const CLICK_RECORD_FIELDS = [
   { field: 'visitorCountry', column: 'visitor_country', sqlType: 'char(2)' },
   { field: 'deviceClass', column: 'device_class', sqlType: 'varchar' },
   { field: 'environment', column: 'environment', sqlType: 'varchar', whenAbsent: "'live'" },
+  { field: 'ruleIndex', column: 'rule_index', sqlType: 'smallint', whenAbsent: 'NULL' },
 ] as const satisfies readonly {
   field: keyof ClickRecordMessage;
   column: string;
@@ -74,13 +77,18 @@ export function decodeClickRecord(payload: string): ClickRecordMessage {
     CLICK_RECORD_FIELDS.map((spec, i) => [
       spec.field,
       // A field an older entry lacks (past its end) stands for its SQL literal's value.
-      i < values.length || !('whenAbsent' in spec) ? values[i] : spec.whenAbsent.slice(1, -1),
+      i < values.length || !('whenAbsent' in spec) ? values[i] : valueOfLiteral(spec.whenAbsent),
     ]),
   ) as Record<string, unknown>;
   if (typeof record.recordId !== 'string' || typeof record.clickedAt !== 'string') {
     throw new Error('click record entry without id or time');
   }
   return record as unknown as ClickRecordMessage;
+}
+
+/** A `whenAbsent` literal's value: NULL, or a quoted string. */
+function valueOfLiteral(literal: string): string | null {
+  return literal === 'NULL' ? null : literal.slice(1, -1);
 }
 
 /** The fields that differ between clicks of one link on one route. */

@@ -67,4 +67,8 @@ export class ClickEntity {
 
   @Column({ name: 'device_class', type: 'varchar', length: 10 })
   deviceClass: DeviceClass;
+
+  /** The redirect rule that picked the destination; null: the link's own. */
+  @Column({ name: 'rule_index', type: 'smallint', nullable: true })
+  ruleIndex: number | null;
 }

@@ -45,6 +45,14 @@ export class ClickRecordResponse {
   })
   visitorCountry: string | null;
   @ApiProperty({ enum: DEVICE_CLASSES }) deviceClass: DeviceClass;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description:
+      "The link's redirect rule that picked the destination, by position (docs/redirect-rules.md); null: no rule did",
+  })
+  ruleIndex: number | null;
 }
 
 /** The click list's pagination: pages, and a cursor to walk on from this page. */

@@ -9,6 +9,7 @@ import { CreateLinkDto } from './dto/create-link.dto';
 import { toNetworkOverride } from './dto/network-override.dto';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
+import { toStoredRules } from './redirect-rule-writer';
 import { titleFromUrl } from './title-from-url';
 
 /** Engine reasons that make a link passthrough whatever the creator asks (SPEC item 6 and 7). */
@@ -73,6 +74,10 @@ export class LinkBuilderService {
       }).decision;
     }
     const nowDate = new Date(context.nowMs);
+    const rules = toStoredRules(this.routing, context, request.rules, {
+      ...request,
+      networkOverride: pin,
+    });
     return this.links.create({
       id: newUlid(context.nowMs),
       creatorId: scope.creatorId,
@@ -113,6 +118,7 @@ export class LinkBuilderService {
       createdAt: nowDate,
       updatedAt: nowDate,
       deletedAt: null,
+      rules,
     });
   }
 }

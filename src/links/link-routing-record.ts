@@ -10,6 +10,7 @@ import type {
   UtmOverride,
 } from '../routing/engine/routing-types';
 import type { LinkEntity } from './link.entity';
+import type { StoredRedirectRule } from './redirect-rule';
 
 /**
  * What the edge needs of a link (links own the table; the edge reads it through
@@ -48,6 +49,8 @@ export interface LinkRoutingRecord {
     confidenceFactor: number;
     deepLinkUsed: boolean;
   };
+  /** Redirect rules (docs/redirect-rules.md); absent when the link has none. */
+  rules?: StoredRedirectRule[];
 }
 
 /**
@@ -78,6 +81,7 @@ export const LINK_ROUTING_FIELDS = [
   'normalizedEpcUsd',
   'confidenceFactor',
   'deepLinkUsed',
+  'rules',
 ] as const satisfies readonly (keyof LinkEntity)[];
 
 export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[number]>;
@@ -118,5 +122,6 @@ export function toLinkRoutingRecord(link: LinkRoutingFields): LinkRoutingRecord 
       confidenceFactor: link.confidenceFactor,
       deepLinkUsed: link.deepLinkUsed,
     },
+    ...(link.rules !== null && link.rules.length > 0 ? { rules: link.rules } : {}),
   };
 }

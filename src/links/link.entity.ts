@@ -3,6 +3,7 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
+import type { StoredRedirectRule } from './redirect-rule';
 
 import type {
   DeepLinkStatus,
@@ -177,4 +178,8 @@ export class LinkEntity {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
+
+  /** Redirect rules, in order, each with its routed destination; null: none. */
+  @Column({ type: 'jsonb', nullable: true })
+  rules: StoredRedirectRule[] | null;
 }

@@ -1,6 +1,7 @@
 import type { RoutingTrace } from '../routing/engine';
 import type { LinkEntity } from './link.entity';
 import type { LinkResponse, LinkSummaryResponse } from './link.response';
+import { toRuleView } from './redirect-rule';
 
 /** The edge redirect URL of a link: `{redirect_base_url}/r/<linkId>`. */
 const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
@@ -82,5 +83,6 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     attribution: link.attribution,
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
+    ...(link.rules !== null ? { rules: link.rules.map(toRuleView) } : {}),
   };
 }

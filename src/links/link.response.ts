@@ -8,6 +8,7 @@ import type { RoutingPresetId, RoutingTrace } from '../routing/engine/routing-ty
 import { RoutingTraceResponse } from '../routing/routing-trace.response';
 import { UtmOverrideDto } from './dto/utm-override.dto';
 import type { NetworkOverride } from './link.entity';
+import { RedirectRuleResponse } from './redirect-rule.response';
 
 /** PassthroughFlag [S]. */
 export class PassthroughFlagResponse {
@@ -111,6 +112,12 @@ export class LinkResponse extends LinkSummaryResponse {
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })
   crcTrace: RoutingTrace;
+  @ApiPropertyOptional({
+    type: [RedirectRuleResponse],
+    description:
+      'Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none',
+  })
+  rules?: RedirectRuleResponse[];
 }
 
 export class LinkEnvelope {

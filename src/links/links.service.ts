@@ -30,6 +30,7 @@ import { LinkEditor } from './link-editor';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
+import { toStoredRules } from './redirect-rule-writer';
 
 /** The same validation the global pipe applies to a body, for one bulk item at a time. */
 const ITEM_VALIDATION = { whitelist: true, forbidNonWhitelisted: true };
@@ -138,6 +139,11 @@ export class LinksService {
     const slugBefore = domainSlugOf(link);
     await this.branding.applyOnUpdate(scope, link, changes);
     new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
+    if (changes.rules !== undefined) {
+      // Replaces the list, routed with the link's settings as this edit leaves them.
+      const context = await this.routing.prepare(scope.creatorId, scope.environment);
+      link.rules = toStoredRules(this.routing, context, changes.rules, link);
+    }
     const saved = await this.links.save(link).catch((error: unknown) => {
       throw this.branding.toSlugTaken(error);
     });

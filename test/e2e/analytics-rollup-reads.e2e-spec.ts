@@ -106,6 +106,7 @@ function recordOf(world: World, click: GeneratedClick): ClickRecordMessage {
     visitorCountry: click.visitorCountry,
     deviceClass: click.deviceClass,
     environment: click.environment,
+    ruleIndex: null,
   };
 }
 

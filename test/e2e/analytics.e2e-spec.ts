@@ -283,6 +283,7 @@ describe('Analytics (e2e)', () => {
           clickedAt: '2026-03-03T23:59:59.999Z',
           visitorCountry: 'US',
           deviceClass: 'mobile',
+          ruleIndex: null,
         },
       ]);
       const passthrough = await get('/v1/analytics/clicks?from=2026-03-06&to=2026-03-06');

@@ -81,6 +81,7 @@ export function randomClicks(
       visitorCountry: pick(random, ['US', 'GB', 'IN', null]),
       deviceClass: pick(random, ['desktop', 'mobile', 'tablet', 'unknown'] as const),
       environment: random() < 0.8 ? 'live' : 'test',
+      ruleIndex: null,
     };
   });
 }

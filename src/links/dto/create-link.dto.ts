@@ -15,6 +15,7 @@ import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
 import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** CreateLinkRequest [S] (plus the [G] `notes`): the routing fields and the link's own. */
@@ -96,6 +97,9 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsLinkSlug(false)
   slug?: string;
+
+  @IsRedirectRules({ isNullable: false })
+  rules?: RedirectRuleDto[];
 }
 
 /** `attribution` on create and update: validated and documented once. */

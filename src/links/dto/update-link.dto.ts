@@ -18,6 +18,7 @@ import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routin
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { IsAttributionFlag, IsForwardQueryFlag } from './create-link.dto';
 import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */
@@ -101,4 +102,7 @@ export class UpdateLinkDto {
 
   @IsLinkSlug(true)
   slug?: string | null;
+
+  @IsRedirectRules({ isNullable: true })
+  rules?: RedirectRuleDto[] | null;
 }
