@@ -17,5 +17,6 @@ export function toClickRecordResponse(click: ClickEntity): ClickRecordResponse {
     clickedAt: click.clickedAt.toISOString(),
     visitorCountry: click.visitorCountry,
     deviceClass: click.deviceClass,
+    source: click.source,
   };
 }

@@ -28,6 +28,7 @@ const recordOf = (overrides: Partial<ClickRecordMessage> = {}): string =>
     visitorCountry: 'US',
     deviceClass: 'desktop',
     environment: 'live',
+    source: 'link',
     ...overrides,
   });
 

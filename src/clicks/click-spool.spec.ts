@@ -25,6 +25,7 @@ const record = (n: number): string =>
     visitorCountry: null,
     deviceClass: 'desktop',
     environment: 'live',
+    source: 'link',
   });
 const click = (n: number) => ({ record: record(n), visitorHash: `h${n}` });
 const LINE_BYTES = Buffer.byteLength(encodeSpoolLine(click(1)));

@@ -26,6 +26,7 @@ function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
     visitorCountry: 'GB',
     deviceClass: 'desktop',
     environment: 'live',
+    source: 'link',
     ...seed,
     creatorId,
     clickedAt,

@@ -1,0 +1,31 @@
+/**
+ * How a visitor reached a link: `qr` for a scan of the link's QR code (its URL carries the
+ * `qr=1` marker), `link` for everything else. A small closed set, stored per click, so that
+ * more sources can be added later without touching old rows.
+ */
+export const CLICK_SOURCES = ['link', 'qr'] as const;
+export type ClickSource = (typeof CLICK_SOURCES)[number];
+
+/** The query parameter a QR code's URL carries: `qr=1`. */
+export const QR_MARKER_NAME = 'qr';
+export const QR_MARKER = `${QR_MARKER_NAME}=1`;
+
+/**
+ * Whether a visitor's raw query string (without `?`) carries the QR marker as one of its
+ * `&`-separated pairs, byte for byte as the QR code's URL writes it. No parsing: the redirect
+ * calls this for every click with a query.
+ */
+export function hasQrMarker(query: string): boolean {
+  if (query === QR_MARKER) return true;
+  const at = query.indexOf(QR_MARKER);
+  if (at === -1) return false;
+  return (
+    query.startsWith(`${QR_MARKER}&`) ||
+    query.endsWith(`&${QR_MARKER}`) ||
+    query.includes(`&${QR_MARKER}&`)
+  );
+}
+
+/** The click's source from its query string: `qr` when it carries the marker. */
+export const clickSourceOf = (query: string): ClickSource =>
+  query !== '' && hasQrMarker(query) ? 'qr' : 'link';
