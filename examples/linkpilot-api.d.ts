@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link's QR code, as SVG or PNG
+         * @description Encodes the link’s `linkpilotUrl` with `qr=1` appended: clicks of visitors who scan it are recorded with `source: qr` (click records, `GET /analytics/timeseries?groupBy=source`), and the marker is never forwarded to the destination. The image itself, not a JSON envelope.
+         */
+        get: operations["LinkQrCodeController_qrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/links/{id}/preview": {
         parameters: {
             query?: never;
@@ -1347,6 +1367,12 @@ export interface components {
             visitorCountry: string | null;
             /** @enum {string} */
             deviceClass: "desktop" | "mobile" | "tablet" | "unknown";
+            /**
+             * @description `qr` for a scan of the link’s QR code (its URL carries `qr=1`), else `link`
+             * @example qr
+             * @enum {string}
+             */
+            source: "link" | "qr";
         };
         ClickListPagination: {
             page: number;
@@ -1378,7 +1404,7 @@ export interface components {
             uniqueVisitors?: number;
         };
         TimeseriesSeriesResponse: {
-            /** @description The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network) */
+            /** @description The group (country, device class, network id, outcome or source); null without grouping, and for clicks with no value (no country, passthrough: no network) */
             key: string | null;
             /** @description Zero-filled, oldest first */
             buckets: components["schemas"]["TimeseriesBucketResponse"][];
@@ -1391,7 +1417,7 @@ export interface components {
             /** Format: date */
             to: string;
             /** @enum {string} */
-            groupBy: "none" | "country" | "device" | "network" | "outcome";
+            groupBy: "none" | "country" | "device" | "network" | "outcome" | "source";
             /** @enum {string} */
             metric: "clicks" | "conversions" | "commissionUsd";
             series: components["schemas"]["TimeseriesSeriesResponse"][];
@@ -2982,6 +3008,97 @@ export interface operations {
             };
         };
     };
+    LinkQrCodeController_qrCode: {
+        parameters: {
+            query?: {
+                format?: "svg" | "png";
+                /** @description Width and height of the image in pixels, quiet zone included */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A linkId, as POST /links answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code image (`format=svg`: image/svg+xml, `format=png`: image/png) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     LinkPreviewController_preview: {
         parameters: {
             query?: {
@@ -3256,9 +3373,10 @@ export interface operations {
                 to?: string;
                 /** @description One of the caller's links */
                 linkId?: string;
-                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only) */
+                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` and `groupBy=source` are for clicks only) */
                 metric?: "clicks" | "conversions" | "commissionUsd";
-                groupBy?: "none" | "country" | "device" | "network" | "outcome";
+                /** @description One series per group; `source`: `qr` (QR code scans) and `link` (the rest) */
+                groupBy?: "none" | "country" | "device" | "network" | "outcome" | "source";
             };
             header?: never;
             path?: never;

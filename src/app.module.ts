@@ -21,6 +21,7 @@ import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
 import { RouteLearningModule } from './redirect/route-learning.module';
 import { LinksModule } from './links/links.module';
+import { LinkQrCodeModule } from './links/link-qr-code.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { ConversionsModule } from './conversions/conversions.module';
@@ -61,6 +62,7 @@ export class AppModule {
         RoutingModule,
         RouteLearningModule,
         LinksModule,
+        LinkQrCodeModule,
         RedirectModule,
         ClickPipelineModule,
         ClickRetentionModule,

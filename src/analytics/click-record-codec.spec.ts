@@ -109,9 +109,9 @@ describe(ClickRecordTemplate.name, () => {
       fc.property(recordArb, (record) => {
         const { recordId, clickedAt, visitorCountry, deviceClass, source } = record;
         const template = new ClickRecordTemplate(sharedFieldsOf(record));
-        expect(
-          template.encode({ recordId, clickedAt, visitorCountry, deviceClass, source }),
-        ).toBe(encodeClickRecord(record));
+        expect(template.encode({ recordId, clickedAt, visitorCountry, deviceClass, source })).toBe(
+          encodeClickRecord(record),
+        );
       }),
     );
   });

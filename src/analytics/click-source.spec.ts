@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { clickSourceOf, hasQrMarker } from './click-source';
+import { clickSourceOf, hasQrMarker, withQrMarker } from './click-source';
 
 describe(hasQrMarker.name, () => {
   it.each([
@@ -37,5 +37,23 @@ describe(clickSourceOf.name, () => {
     expect(clickSourceOf('qr=1')).toBe('qr');
     expect(clickSourceOf('')).toBe('link');
     expect(clickSourceOf('utm=x')).toBe('link');
+  });
+});
+
+describe(withQrMarker.name, () => {
+  it.each([
+    [
+      'https://go.example/r/01JQ2V6D8K3M5N7P9R1S3T5V7X',
+      'https://go.example/r/01JQ2V6D8K3M5N7P9R1S3T5V7X?qr=1',
+    ],
+    ['https://shop.example.com/summer-sale', 'https://shop.example.com/summer-sale?qr=1'],
+    ['https://shop.example.com/s?a=b', 'https://shop.example.com/s?a=b&qr=1'],
+  ])('should mark %s', (url, expected) => {
+    expect(withQrMarker(url)).toBe(expected);
+  });
+
+  it('should give a query the edge reads as a QR scan', () => {
+    const marked = new URL(withQrMarker('https://shop.example.com/s?a=b'));
+    expect(clickSourceOf(marked.search.slice(1))).toBe('qr');
   });
 });

@@ -26,6 +26,16 @@ export function hasQrMarker(query: string): boolean {
   );
 }
 
+/**
+ * A link's URL as its QR code encodes it: `qr=1` appended to its query (a URL of a branded
+ * domain or of the redirect host alike), so the edge counts the scan as source `qr`.
+ */
+export function withQrMarker(linkUrl: string): string {
+  const url = new URL(linkUrl);
+  url.searchParams.set(QR_MARKER_NAME, '1');
+  return url.href;
+}
+
 /** The click's source from its query string: `qr` when it carries the marker. */
 export const clickSourceOf = (query: string): ClickSource =>
   query !== '' && hasQrMarker(query) ? 'qr' : 'link';
