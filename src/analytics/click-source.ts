@@ -8,7 +8,7 @@ export type ClickSource = (typeof CLICK_SOURCES)[number];
 
 /** The query parameter a QR code's URL carries: `qr=1`. */
 export const QR_MARKER_NAME = 'qr';
-export const QR_MARKER = `${QR_MARKER_NAME}=1`;
+const QR_MARKER = `${QR_MARKER_NAME}=1`;
 
 /**
  * Whether a visitor's raw query string (without `?`) carries the QR marker as one of its

@@ -77,10 +77,7 @@ describe('QR codes (e2e)', () => {
   afterAll(() => t.close());
 
   const qrCode = (link: LinkBody, query = '', client = api): Promise<Response> =>
-    client
-      .get(`/v1/links/${link.linkId}/qr${query}`)
-      .buffer(true)
-      .parse(readBytes) as unknown as Promise<Response>;
+    client.get(`/v1/links/${link.linkId}/qr${query}`).buffer(true).parse(readBytes);
   const drain = () => t.app.get(ClickStreamConsumer).drainOnce();
 
   it('should answer an SVG by default that decodes to the link URL with qr=1', async () => {

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
-export const QR_CODE_FORMATS = ['svg', 'png'] as const;
+const QR_CODE_FORMATS = ['svg', 'png'] as const;
 export type QrCodeFormat = (typeof QR_CODE_FORMATS)[number];
 
 /**
@@ -10,8 +10,8 @@ export type QrCodeFormat = (typeof QR_CODE_FORMATS)[number];
  * API process's event loop (which may serve redirects too) tens of milliseconds of CPU more
  * per call, growing with the square of the side; the SVG scales to any print size instead.
  */
-export const MIN_QR_CODE_SIZE_PX = 128;
-export const MAX_QR_CODE_SIZE_PX = 1024;
+const MIN_QR_CODE_SIZE_PX = 128;
+const MAX_QR_CODE_SIZE_PX = 1024;
 export const DEFAULT_QR_CODE_SIZE_PX = 512;
 
 const sizeMessage = `size must be a decimal integer from ${MIN_QR_CODE_SIZE_PX} to ${MAX_QR_CODE_SIZE_PX}`;
