@@ -17,8 +17,7 @@ const QR_MARKER = `${QR_MARKER_NAME}=1`;
  */
 export function hasQrMarker(query: string): boolean {
   if (query === QR_MARKER) return true;
-  const at = query.indexOf(QR_MARKER);
-  if (at === -1) return false;
+  if (!query.includes(QR_MARKER)) return false;
   return (
     query.startsWith(`${QR_MARKER}&`) ||
     query.endsWith(`&${QR_MARKER}`) ||

@@ -39,9 +39,9 @@ function isForwardableName(name: string): boolean {
  * Query forwarding (a link's `forwardQuery`): the visitor's query parameters from
  * `/r/:id?…` appended to the destination, in their order, except names that are not plain,
  * the protected ones, those the destination already sets, which never change, and the QR
- * code's marker `qr=1` (ours, not the merchant's). The
- * destination's own query keeps its bytes; the result is a WHATWG serialisation, so it is a
- * legal Location whatever the visitor sent.
+ * code's marker `qr=1` (ours, not the merchant's). The destination's own query keeps its
+ * bytes; the result is a WHATWG serialisation, so it is a legal Location whatever the
+ * visitor sent.
  */
 export function forwardVisitorQuery(destination: string, visitorQuery: string): string {
   if (visitorQuery === '') return destination;
