@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link's QR code, as SVG or PNG
+         * @description Encodes the link’s `linkpilotUrl` with `qr=1` appended: clicks of visitors who scan it are recorded with `source: qr` (click records, `GET /analytics/timeseries?groupBy=source`), and the marker is never forwarded to the destination. The image itself, not a JSON envelope.
+         */
+        get: operations["LinkQrCodeController_qrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/links/{id}/preview": {
         parameters: {
             query?: never;
@@ -1027,6 +1047,66 @@ export interface components {
             utm_term?: string;
             utm_content?: string;
         };
+        RuleQueryDto: {
+            /** @example src */
+            param: string;
+            /**
+             * @description Compared exactly
+             * @example newsletter
+             */
+            value: string;
+        };
+        RedirectRuleResponse: {
+            /**
+             * Format: uri
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description In lower case
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /** Format: date-time */
+            startsAt?: string;
+            /** Format: date-time */
+            endsAt?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
+            /**
+             * Format: uri
+             * @description '' when the destination is passthrough
+             */
+            readonly canonicalUrl: string;
+            /**
+             * Format: uri
+             * @description The route stored at write time (visitors with no context); clicks route live
+             */
+            readonly routedUrl: string;
+            readonly merchantId: string | null;
+            /** @enum {string|null} */
+            readonly networkId: "awin" | "cj" | "impact" | "partnerize" | "cuelinks" | "rakuten_affiliate" | "involve_asia" | "amazon_associates" | "flipkart_affiliate" | "noon_affiliates" | "jumia_kol" | "takealot_affiliates" | null;
+            readonly region: string | null;
+        };
         LinkResponse: {
             /** @example 01JD7Z3W9S8K4Q2M6N0P1R5T7V */
             readonly linkId: string;
@@ -1115,9 +1195,64 @@ export interface components {
             outcome: "routed" | "fallback" | "passthrough";
             /** @description [G] the routing trace at creation */
             crcTrace: components["schemas"]["RoutingTraceResponse"];
+            /** @description Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none */
+            rules?: components["schemas"]["RedirectRuleResponse"][];
         };
         LinkEnvelope: {
             link: components["schemas"]["LinkResponse"];
+        };
+        RedirectRuleDto: {
+            /**
+             * Format: uri
+             * @description Canonicalised and routed like the link's originalUrl, with the link's settings
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @description The visitor's country (IsoAlpha2, from the trusted edge header) is one of these
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            /**
+             * @description The visitor's device, read from the User-Agent: iOS, Android, or a desktop
+             * @example [
+             *       "ios"
+             *     ]
+             */
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description The primary language subtag of the first Accept-Language entry (case-insensitive) is one of these
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /**
+             * Format: date-time
+             * @description From this instant on (inclusive)
+             * @example 2026-12-01T00:00:00Z
+             */
+            startsAt?: string;
+            /**
+             * Format: date-time
+             * @description Before this instant (exclusive)
+             * @example 2026-12-27T00:00:00Z
+             */
+            endsAt?: string;
+            /**
+             * @description Daily window start, HH:MM UTC (inclusive); needs toTime
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description Daily window end, HH:MM UTC (exclusive); earlier than fromTime means the window spans midnight
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
         };
         CreateLinkDto: {
             /**
@@ -1181,6 +1316,8 @@ export interface components {
              * @example black-friday
              */
             slug?: string;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md) */
+            rules?: components["schemas"]["RedirectRuleDto"][];
         };
         ApiErrorBody: {
             /** @enum {string} */
@@ -1297,6 +1434,8 @@ export interface components {
              * @example black-friday
              */
             slug?: string | null;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md). Replaces the whole list; null or [] removes every rule */
+            rules?: components["schemas"]["RedirectRuleDto"][] | null;
         };
         DeleteLinkResponse: {
             linkId: string;
@@ -1406,6 +1545,8 @@ export interface components {
             normalizedEpcUsd: number;
             /** @description The engine confidence factor C_r */
             confidence: number;
+            /** @description The redirect rule that picks this visitor's destination (docs/redirect-rules.md); null: the link's own */
+            ruleIndex: number | null;
             /** @description null where no decision runs: passthrough, or no country given */
             crcTrace: components["schemas"]["RoutingTraceResponse"] | null;
         };
@@ -1455,6 +1596,17 @@ export interface components {
             visitorCountry: string | null;
             /** @enum {string} */
             deviceClass: "desktop" | "mobile" | "tablet" | "unknown";
+            /**
+             * @description The link's redirect rule that picked the destination, by position (docs/redirect-rules.md); null: no rule did
+             * @example null
+             */
+            ruleIndex: number | null;
+            /**
+             * @description `qr` for a scan of the link’s QR code (its URL carries `qr=1`), else `link`
+             * @example qr
+             * @enum {string}
+             */
+            source: "link" | "qr";
         };
         ClickListPagination: {
             page: number;
@@ -1486,7 +1638,7 @@ export interface components {
             uniqueVisitors?: number;
         };
         TimeseriesSeriesResponse: {
-            /** @description The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network) */
+            /** @description The group (country, device class, network id, outcome or source); null without grouping, and for clicks with no value (no country, passthrough: no network) */
             key: string | null;
             /** @description Zero-filled, oldest first */
             buckets: components["schemas"]["TimeseriesBucketResponse"][];
@@ -1499,7 +1651,7 @@ export interface components {
             /** Format: date */
             to: string;
             /** @enum {string} */
-            groupBy: "none" | "country" | "device" | "network" | "outcome";
+            groupBy: "none" | "country" | "device" | "network" | "outcome" | "source";
             /** @enum {string} */
             metric: "clicks" | "conversions" | "commissionUsd";
             series: components["schemas"]["TimeseriesSeriesResponse"][];
@@ -3149,12 +3301,109 @@ export interface operations {
             };
         };
     };
+    LinkQrCodeController_qrCode: {
+        parameters: {
+            query?: {
+                format?: "svg" | "png";
+                /** @description Width and height of the image in pixels, quiet zone included */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A linkId, as POST /links answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code image (`format=svg`: image/svg+xml, `format=png`: image/png) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     LinkPreviewController_preview: {
         parameters: {
             query?: {
                 /** @description IsoAlpha2; without it, the link's stored route (a visitor of unknown country) */
                 country?: string;
                 device?: "desktop" | "ios" | "android";
+                /** @description The visitor's primary language (what a redirect rule reads from Accept-Language); without it, none */
+                language?: string;
+                /** @description The query string the visitor would open /r/:id with, URL-encoded, without `?` (redirect rules' query conditions) */
+                visitorQuery?: string;
+                /** @description The instant redirect rules' time windows are judged at; default: now */
+                at?: string;
             };
             header?: never;
             path: {
@@ -3423,9 +3672,10 @@ export interface operations {
                 to?: string;
                 /** @description One of the caller's links */
                 linkId?: string;
-                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only) */
+                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` and `groupBy=source` are for clicks only) */
                 metric?: "clicks" | "conversions" | "commissionUsd";
-                groupBy?: "none" | "country" | "device" | "network" | "outcome";
+                /** @description One series per group; `source`: `qr` (QR code scans) and `link` (the rest) */
+                groupBy?: "none" | "country" | "device" | "network" | "outcome" | "source";
             };
             header?: never;
             path?: never;

@@ -22,6 +22,7 @@ import { RoutingModule } from './routing/routing.module';
 import { RouteLearningModule } from './redirect/route-learning.module';
 import { DomainsEdgeModule } from './domains/domains-edge.module';
 import { LinksModule } from './links/links.module';
+import { LinkQrCodeModule } from './links/link-qr-code.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { ConversionsModule } from './conversions/conversions.module';
@@ -63,6 +64,7 @@ export class AppModule {
         RouteLearningModule,
         LinksModule,
         DomainsEdgeModule,
+        LinkQrCodeModule,
         RedirectModule,
         ClickPipelineModule,
         ClickRetentionModule,

@@ -18,5 +18,6 @@ export function toClickRecordResponse(click: ClickEntity): ClickRecordResponse {
     visitorCountry: click.visitorCountry,
     deviceClass: click.deviceClass,
     ruleIndex: click.ruleIndex,
+    source: click.source,
   };
 }

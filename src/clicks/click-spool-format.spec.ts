@@ -29,6 +29,7 @@ const recordOf = (overrides: Partial<ClickRecordMessage> = {}): string =>
     deviceClass: 'desktop',
     environment: 'live',
     ruleIndex: null,
+    source: 'link',
     ...overrides,
   });
 

@@ -8,6 +8,7 @@ import {
   PerClickFields,
 } from '../analytics/click-record-codec';
 import type { ExcludedHitReason } from '../analytics/excluded-hits';
+import { clickSourceOf } from '../analytics/click-source';
 import { VisitorHasherService } from '../analytics/visitor-hasher.service';
 import { ExcludedHit, ExcludedHitsLedgerService } from '../analytics/excluded-hits-ledger.service';
 import { Clock } from '../common/clock';
@@ -135,6 +136,7 @@ export class RedirectHandler {
       clickedAt: isoTimeOf(nowMs),
       visitorCountry: edge.visitor?.country ?? null,
       deviceClass: edge.visitor?.device ?? 'unknown',
+      source: clickSourceOf(request.query),
     });
     const admission = await this.quota.admitClick(
       creator,

@@ -27,6 +27,7 @@ function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
     deviceClass: 'desktop',
     environment: 'live',
     ruleIndex: null,
+    source: 'link',
     ...seed,
     creatorId,
     clickedAt,
