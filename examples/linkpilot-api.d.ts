@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link's QR code, as SVG or PNG
+         * @description Encodes the link’s `linkpilotUrl` with `qr=1` appended: clicks of visitors who scan it are recorded with `source: qr` (click records, `GET /analytics/timeseries?groupBy=source`), and the marker is never forwarded to the destination. The image itself, not a JSON envelope.
+         */
+        get: operations["LinkQrCodeController_qrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/links/{id}/preview": {
         parameters: {
             query?: never;
@@ -550,6 +570,74 @@ export interface paths {
          * @description Puts the delivery back in the queue, due now, whatever its state (a failed one too); the worker attempts it within a second or so. One being attempted right now is left as it is.
          */
         post: operations["WebhookDeliveriesController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's domains in the key's environment, newest first
+         * @description Verified or not, each with its verification record and last check.
+         */
+        get: operations["DomainsController_list"];
+        put?: never;
+        /**
+         * Add a branded domain (Pro and above); answers the DNS record that verifies it
+         * @description Publish the answered `verification` as a TXT record, then call POST /domains/{id}/verify (a job also checks every 5 minutes for 7 days). Once verified, links may take the domain and a `slug`, and are served on `https://<hostname>/<slug>`. The plan sets how many domains an account has per environment (docs/limits.md): 403 PLAN_UPGRADE_REQUIRED or DOMAIN_LIMIT_REACHED. A hostname verified by another account, or already yours, is 409 DOMAIN_TAKEN.
+         */
+        post: operations["DomainsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One domain, with its verification record and state
+         * @description Another account’s domain, or one of the other environment, is 404.
+         */
+        get: operations["DomainsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete; its links go back to /r/<id>
+         * @description The edge stops serving the hostname at once. Links on it keep working on `/r/<id>` and lose their domain and slug; a second DELETE is 404.
+         */
+        delete: operations["DomainsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look for the TXT record now
+         * @description Answers the domain: `verified` true once `_linkpilot-challenge.<hostname>` holds the token, else `lastCheckError` says what was found. A verified domain stays verified. A hostname another account verified first is 409 DOMAIN_TAKEN.
+         */
+        post: operations["DomainsController_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -959,6 +1047,66 @@ export interface components {
             utm_term?: string;
             utm_content?: string;
         };
+        RuleQueryDto: {
+            /** @example src */
+            param: string;
+            /**
+             * @description Compared exactly
+             * @example newsletter
+             */
+            value: string;
+        };
+        RedirectRuleResponse: {
+            /**
+             * Format: uri
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description In lower case
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /** Format: date-time */
+            startsAt?: string;
+            /** Format: date-time */
+            endsAt?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description HH:MM UTC
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
+            /**
+             * Format: uri
+             * @description '' when the destination is passthrough
+             */
+            readonly canonicalUrl: string;
+            /**
+             * Format: uri
+             * @description The route stored at write time (visitors with no context); clicks route live
+             */
+            readonly routedUrl: string;
+            readonly merchantId: string | null;
+            /** @enum {string|null} */
+            readonly networkId: "awin" | "cj" | "impact" | "partnerize" | "cuelinks" | "rakuten_affiliate" | "involve_asia" | "amazon_associates" | "flipkart_affiliate" | "noon_affiliates" | "jumia_kol" | "takealot_affiliates" | null;
+            readonly region: string | null;
+        };
         LinkResponse: {
             /** @example 01JD7Z3W9S8K4Q2M6N0P1R5T7V */
             readonly linkId: string;
@@ -969,9 +1117,19 @@ export interface components {
             readonly routedUrl: string;
             /**
              * Format: uri
-             * @description {redirect_base_url}/r/<linkId>
+             * @description {redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain
              */
             readonly linkpilotUrl: string;
+            /**
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
+             */
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */
@@ -1049,9 +1207,64 @@ export interface components {
             outcome: "routed" | "fallback" | "passthrough";
             /** @description [G] the routing trace at creation */
             crcTrace: components["schemas"]["RoutingTraceResponse"];
+            /** @description Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none */
+            rules?: components["schemas"]["RedirectRuleResponse"][];
         };
         LinkEnvelope: {
             link: components["schemas"]["LinkResponse"];
+        };
+        RedirectRuleDto: {
+            /**
+             * Format: uri
+             * @description Canonicalised and routed like the link's originalUrl, with the link's settings
+             * @example https://www.amazon.de/dp/B09G9FPHY6
+             */
+            destinationUrl: string;
+            /**
+             * @description The visitor's country (IsoAlpha2, from the trusted edge header) is one of these
+             * @example [
+             *       "DE",
+             *       "AT"
+             *     ]
+             */
+            countries?: string[];
+            /**
+             * @description The visitor's device, read from the User-Agent: iOS, Android, or a desktop
+             * @example [
+             *       "ios"
+             *     ]
+             */
+            devices?: ("ios" | "android" | "desktop")[];
+            /**
+             * @description The primary language subtag of the first Accept-Language entry (case-insensitive) is one of these
+             * @example [
+             *       "de"
+             *     ]
+             */
+            languages?: string[];
+            /**
+             * Format: date-time
+             * @description From this instant on (inclusive)
+             * @example 2026-12-01T00:00:00Z
+             */
+            startsAt?: string;
+            /**
+             * Format: date-time
+             * @description Before this instant (exclusive)
+             * @example 2026-12-27T00:00:00Z
+             */
+            endsAt?: string;
+            /**
+             * @description Daily window start, HH:MM UTC (inclusive); needs toTime
+             * @example 18:00
+             */
+            fromTime?: string;
+            /**
+             * @description Daily window end, HH:MM UTC (exclusive); earlier than fromTime means the window spans midnight
+             * @example 23:00
+             */
+            toTime?: string;
+            query?: components["schemas"]["RuleQueryDto"];
         };
         CreateLinkDto: {
             /**
@@ -1106,6 +1319,18 @@ export interface components {
              */
             attribution?: boolean | null;
             /**
+             * @description A verified branded domain of yours (POST /v1/domains), with `slug`: the link is then shared as `https://<domain>/<slug>`.
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description The path on `domain`: letters, digits and hyphens, stored lowercased (any case reaches the link), unique among the live links of the domain (409 SLUG_TAKEN), not a reserved path such as r, v1, api, docs, health or metrics.
+             * @example black-friday
+             */
+            slug?: string;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md) */
+            rules?: components["schemas"]["RedirectRuleDto"][];
+            /**
              * Format: date-time
              * @description The instant the link expires (in the future): visitors then go to expiredUrl, or get 410
              * @example 2099-12-31T23:59:59Z
@@ -1125,7 +1350,7 @@ export interface components {
         };
         ApiErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED" | "POSTBACK_TOKEN_INVALID" | "CLICK_NOT_IN_SCOPE";
+            code: "UNAUTHORIZED" | "INVALID_API_KEY" | "PUBLISHER_TIER_REQUIRED" | "ENTERPRISE_TIER_REQUIRED" | "IP_NOT_ALLOWLISTED" | "TEST_KEY_REQUIRED" | "PLAN_UPGRADE_REQUIRED" | "FREE_TIER_LIMIT_REACHED" | "RATE_LIMIT_EXCEEDED" | "VALIDATION_ERROR" | "INVALID_URL" | "UNSUPPORTED_MERCHANT" | "BULK_LIMIT_EXCEEDED" | "NOT_FOUND" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "LINK_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "CREATOR_NOT_FOUND" | "GROUP_NOT_FOUND" | "NO_ROUTING_CANDIDATES" | "NO_ACTIVE_NETWORK_ACCOUNT" | "NETWORK_OVERRIDE_UNAVAILABLE" | "ROUTING_FALLBACK" | "INTERNAL_ERROR" | "KV_ERROR" | "DATABASE_UNAVAILABLE" | "DATABASE_STATEMENT_TIMEOUT" | "ANALYTICS_BUSY" | "SHUTTING_DOWN" | "FX_DATA_UNAVAILABLE" | "PAYMENT_PROVIDER_ERROR" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "WEBHOOK_NOT_FOUND" | "WEBHOOK_DELIVERY_NOT_FOUND" | "WEBHOOK_LIMIT_REACHED" | "POSTBACK_TOKEN_INVALID" | "CLICK_NOT_IN_SCOPE" | "DOMAIN_NOT_FOUND" | "DOMAIN_LIMIT_REACHED" | "DOMAIN_TAKEN" | "SLUG_TAKEN";
             message: string;
             /** @description VALIDATION_ERROR: field -> messages */
             details?: {
@@ -1159,9 +1384,19 @@ export interface components {
             readonly routedUrl: string;
             /**
              * Format: uri
-             * @description {redirect_base_url}/r/<linkId>
+             * @description {redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain
              */
             readonly linkpilotUrl: string;
+            /**
+             * @description The branded domain the link is served on (docs/domains.md); absent when none
+             * @example links.example.com
+             */
+            domain?: string;
+            /**
+             * @description Its lowercase vanity slug on `domain`; absent when none
+             * @example black-friday
+             */
+            slug?: string;
             /** @description null for a domain outside the knowledge base */
             readonly merchantId: string | null;
             /** @description null for passthrough */
@@ -1218,6 +1453,18 @@ export interface components {
              * @default null
              */
             attribution?: boolean | null;
+            /**
+             * @description A verified branded domain of yours (POST /v1/domains), with `slug`: the link is then shared as `https://<domain>/<slug>`. null takes the link off its domain (and drops its slug).
+             * @example links.example.com
+             */
+            domain?: string | null;
+            /**
+             * @description The path on `domain`: letters, digits and hyphens, stored lowercased (any case reaches the link), unique among the live links of the domain (409 SLUG_TAKEN), not a reserved path such as r, v1, api, docs, health or metrics. null takes the link off its domain.
+             * @example black-friday
+             */
+            slug?: string | null;
+            /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md). Replaces the whole list; null or [] removes every rule */
+            rules?: components["schemas"]["RedirectRuleDto"][] | null;
             /**
              * Format: date-time
              * @description The instant the link expires; a past instant expires it at once, null removes the expiry
@@ -1350,6 +1597,8 @@ export interface components {
             normalizedEpcUsd: number;
             /** @description The engine confidence factor C_r */
             confidence: number;
+            /** @description The redirect rule that picks this visitor's destination (docs/redirect-rules.md); null: the link's own */
+            ruleIndex: number | null;
             /** @description null where no decision runs: passthrough, or no country given */
             crcTrace: components["schemas"]["RoutingTraceResponse"] | null;
         };
@@ -1399,6 +1648,17 @@ export interface components {
             visitorCountry: string | null;
             /** @enum {string} */
             deviceClass: "desktop" | "mobile" | "tablet" | "unknown";
+            /**
+             * @description The link's redirect rule that picked the destination, by position (docs/redirect-rules.md); null: no rule did
+             * @example null
+             */
+            ruleIndex: number | null;
+            /**
+             * @description `qr` for a scan of the link’s QR code (its URL carries `qr=1`), else `link`
+             * @example qr
+             * @enum {string}
+             */
+            source: "link" | "qr";
         };
         ClickListPagination: {
             page: number;
@@ -1430,7 +1690,7 @@ export interface components {
             uniqueVisitors?: number;
         };
         TimeseriesSeriesResponse: {
-            /** @description The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network) */
+            /** @description The group (country, device class, network id, outcome or source); null without grouping, and for clicks with no value (no country, passthrough: no network) */
             key: string | null;
             /** @description Zero-filled, oldest first */
             buckets: components["schemas"]["TimeseriesBucketResponse"][];
@@ -1443,7 +1703,7 @@ export interface components {
             /** Format: date */
             to: string;
             /** @enum {string} */
-            groupBy: "none" | "country" | "device" | "network" | "outcome";
+            groupBy: "none" | "country" | "device" | "network" | "outcome" | "source";
             /** @enum {string} */
             metric: "clicks" | "conversions" | "commissionUsd";
             series: components["schemas"]["TimeseriesSeriesResponse"][];
@@ -1835,6 +2095,65 @@ export interface components {
         };
         WebhookDeliveryEnvelope: {
             delivery: components["schemas"]["WebhookDeliveryResponse"];
+        };
+        DomainVerificationResponse: {
+            /** @example _linkpilot-challenge.links.example.com */
+            recordName: string;
+            /** @enum {string} */
+            recordType: "TXT";
+            /** @example lp-verify-3f1c9a7e0b2d4c6f8a1e3b5d7c9f0a2b */
+            recordValue: string;
+        };
+        DomainResponse: {
+            readonly id: string;
+            /**
+             * @description Lowercase; punycode for IDNs
+             * @example links.example.com
+             */
+            hostname: string;
+            /** Format: uri */
+            notFoundUrl: string | null;
+            /** @enum {string} */
+            environment: "live" | "test";
+            /** @description Links may use the domain, and the edge serves it, once true */
+            verified: boolean;
+            /** Format: date-time */
+            verifiedAt: string | null;
+            verification: components["schemas"]["DomainVerificationResponse"];
+            /** Format: date-time */
+            lastCheckedAt: string | null;
+            /**
+             * @description Why the last check did not verify the domain
+             * @example _linkpilot-challenge.links.example.com has no TXT record
+             */
+            lastCheckError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DomainEnvelope: {
+            domain: components["schemas"]["DomainResponse"];
+        };
+        CreateDomainDto: {
+            /**
+             * @description A hostname of yours, without scheme, port or path; any case, internationalised names taken and stored in their punycode form. Not an IP address, not our own redirect host.
+             * @example links.example.com
+             */
+            hostname: string;
+            /**
+             * Format: uri
+             * @description Where a visitor of an unknown slug on this domain is sent (302); without it they get 404
+             * @example https://example.com/
+             */
+            notFoundUrl?: string;
+        };
+        DomainListResponse: {
+            items: components["schemas"]["DomainResponse"][];
+        };
+        DeleteDomainResponse: {
+            id: string;
+            deleted: boolean;
+            /** @description Live links that lost the domain and its slug: back on /r/<id> */
+            linksDetached: number;
         };
         ApiErrorEnvelope: {
             /** @enum {boolean} */
@@ -3034,12 +3353,109 @@ export interface operations {
             };
         };
     };
+    LinkQrCodeController_qrCode: {
+        parameters: {
+            query?: {
+                format?: "svg" | "png";
+                /** @description Width and height of the image in pixels, quiet zone included */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A linkId, as POST /links answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code image (`format=svg`: image/svg+xml, `format=png`: image/png) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: LINK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
     LinkPreviewController_preview: {
         parameters: {
             query?: {
                 /** @description IsoAlpha2; without it, the link's stored route (a visitor of unknown country) */
                 country?: string;
                 device?: "desktop" | "ios" | "android";
+                /** @description The visitor's primary language (what a redirect rule reads from Accept-Language); without it, none */
+                language?: string;
+                /** @description The query string the visitor would open /r/:id with, URL-encoded, without `?` (redirect rules' query conditions) */
+                visitorQuery?: string;
+                /** @description The instant redirect rules' time windows are judged at; default: now */
+                at?: string;
             };
             header?: never;
             path: {
@@ -3308,9 +3724,10 @@ export interface operations {
                 to?: string;
                 /** @description One of the caller's links */
                 linkId?: string;
-                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only) */
+                /** @description What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` and `groupBy=source` are for clicks only) */
                 metric?: "clicks" | "conversions" | "commissionUsd";
-                groupBy?: "none" | "country" | "device" | "network" | "outcome";
+                /** @description One series per group; `source`: `qr` (QR code scans) and `link` (the rest) */
+                groupBy?: "none" | "country" | "device" | "network" | "outcome" | "source";
             };
             header?: never;
             path?: never;
@@ -4667,6 +5084,422 @@ export interface operations {
             };
             /** @description No such resource for this key and environment: WEBHOOK_DELIVERY_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainListResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDomainDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR details name each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PLAN_UPGRADE_REQUIRED, DOMAIN_LIMIT_REACHED, PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key is held by a request still running: DOMAIN_TAKEN, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request body over 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DeleteDomainResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Request path and query over 8,192 characters: URI_TOO_LONG */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit (with Retry-After and X-RateLimit-*), or too many failed authentications from this address: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description A backing store is unavailable, or a statement ran past its timeout (Retry-After): KV_ERROR, DATABASE_UNAVAILABLE, DATABASE_STATEMENT_TIMEOUT */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A domain id, as POST /domains answers it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DomainEnvelope"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The key's plan or address may not call this: PUBLISHER_TIER_REQUIRED, IP_NOT_ALLOWLISTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description No such resource for this key and environment: DOMAIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key is held by a request still running: DOMAIN_TAKEN, IDEMPOTENCY_KEY_IN_USE */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ import {
   fromLinksColumn,
   functionSql,
   LINKS,
+  type Rollup,
 } from './click-rollup-sql';
 
 export const LINK_DELTAS = 'click_rollup_link_deltas';
@@ -21,9 +22,15 @@ export const LINK_DELTAS = 'click_rollup_link_deltas';
 export const LINKS_ALL = 'click_rollup_links_all';
 export const COMPACT_FUNCTION = 'click_rollup_link_deltas_compact';
 
-const KEY = LINKS.key.map(([column]) => column);
-const COLUMNS = [...KEY, 'clicks', ...LINKS.sums.map(([column]) => column)];
-const POSITIONS = KEY.map((_, i) => i + 1).join(', ');
+/** The link rollup's shape these statements are made for: LINKS, or a later one. */
+const shapeOf = (links: Rollup) => {
+  const key = links.key.map(([column]) => column);
+  return {
+    key,
+    columns: [...key, 'clicks', ...links.sums.map(([column]) => column)],
+    positions: key.map((_, i) => i + 1).join(', '),
+  };
+};
 
 /**
  * The link rollup's columns, no constraint: an append is a heap insert and the entry of the
@@ -35,15 +42,18 @@ export const CREATE_DELTAS_SQL = [
 ];
 
 /** The insert trigger's share of the link rollup: the statement's clicks appended, aggregated. */
-const APPEND_SQL = `
-    INSERT INTO ${LINK_DELTAS} (${COLUMNS.join(', ')})
+function appendSql(links: Rollup): string {
+  const { columns, positions } = shapeOf(links);
+  return `
+    INSERT INTO ${LINK_DELTAS} (${columns.join(', ')})
     SELECT ${[
-      ...LINKS.key.map(([column, value]) => value ?? column),
+      ...links.key.map(([column, value]) => value ?? column),
       'count(*)',
-      ...LINKS.sums.map(([, of]) => `sum(${of})`),
+      ...links.sums.map(([, of]) => `sum(${of})`),
     ].join(', ')}
       FROM new_clicks
-     GROUP BY ${POSITIONS};`;
+     GROUP BY ${positions};`;
+}
 
 /**
  * Folds up to `max_rows` deltas (null: all) into the link rollup in one statement, so a
@@ -54,8 +64,10 @@ const APPEND_SQL = `
  * it wait), then one compaction at a time: two would lock the same deltas in whatever order
  * their scans met them.
  */
-export const COMPACT_FUNCTION_SQL = `
-  CREATE FUNCTION ${COMPACT_FUNCTION}(max_rows integer) RETURNS integer LANGUAGE plpgsql AS $$
+export function compactFunctionSql(links: Rollup, create = 'CREATE'): string {
+  const { key, columns, positions } = shapeOf(links);
+  return `
+  ${create} FUNCTION ${COMPACT_FUNCTION}(max_rows integer) RETURNS integer LANGUAGE plpgsql AS $$
   DECLARE
     moved_rows integer;
   BEGIN
@@ -66,14 +78,14 @@ export const COMPACT_FUNCTION_SQL = `
        WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${LINK_DELTAS} LIMIT max_rows))
       RETURNING *),
     folded AS (
-      INSERT INTO click_rollup_links AS rollup (${COLUMNS.join(', ')})
-      SELECT ${[...KEY, 'sum(clicks)', ...LINKS.sums.map(([column]) => `sum(${column})`)].join(', ')}
+      INSERT INTO click_rollup_links AS rollup (${columns.join(', ')})
+      SELECT ${[...key, 'sum(clicks)', ...links.sums.map(([column]) => `sum(${column})`)].join(', ')}
         FROM moved
-       GROUP BY ${POSITIONS}
-       ORDER BY ${POSITIONS}
-      ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${[
+       GROUP BY ${positions}
+       ORDER BY ${positions}
+      ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${[
         'clicks',
-        ...LINKS.sums.map(([column]) => column),
+        ...links.sums.map(([column]) => column),
       ]
         .map((column) => `${column} = rollup.${column} + excluded.${column}`)
         .join(', ')}
@@ -82,17 +94,24 @@ export const COMPACT_FUNCTION_SQL = `
     SELECT count(*) INTO moved_rows FROM moved;
     RETURN moved_rows;
   END $$`;
+}
+
+export const COMPACT_FUNCTION_SQL = compactFunctionSql(LINKS);
 
 /**
  * The trigger functions: an insert appends deltas; a removal or update (the sandbox reset,
  * a fix in psql: rare) folds the deltas first, then changes the link rollup in place as
  * before, so a removed click never leaves a row below zero.
  */
-export function deltaFunctionSql(change: Change, creatorRollups: readonly CreatorRollup[]): string {
+export function deltaFunctionSql(
+  change: Change,
+  creatorRollups: readonly CreatorRollup[],
+  links = LINKS,
+): string {
   const linksSql =
     change === 'insert'
-      ? APPEND_SQL
-      : `PERFORM ${COMPACT_FUNCTION}(NULL);\n${changeSql(LINKS, change)}`;
+      ? appendSql(links)
+      : `PERFORM ${COMPACT_FUNCTION}(NULL);\n${changeSql(links, change)}`;
   return functionSql(change, creatorRollups, linksSql);
 }
 
@@ -113,8 +132,13 @@ export function viewWithDeltasSql(rollup: CreatorRollup): string {
     UNION ALL ${afterWatermark(LINK_DELTAS)}`;
 }
 
-export const LINKS_ALL_VIEW_SQL = `
+export function linksAllViewSql(links: Rollup): string {
+  const { columns } = shapeOf(links);
+  return `
   CREATE VIEW ${LINKS_ALL} AS
-  SELECT ${COLUMNS.join(', ')} FROM click_rollup_links
+  SELECT ${columns.join(', ')} FROM click_rollup_links
   UNION ALL
-  SELECT ${COLUMNS.join(', ')} FROM ${LINK_DELTAS}`;
+  SELECT ${columns.join(', ')} FROM ${LINK_DELTAS}`;
+}
+
+export const LINKS_ALL_VIEW_SQL = linksAllViewSql(LINKS);

@@ -104,6 +104,16 @@ export const MERCHANT_REGION_DAYS: CreatorRollup = {
   sums: [],
 };
 
+/**
+ * Since ClickSources1764730000000: the link rollup and the device rollup keyed by the click's
+ * source too (`link` or `qr`), so a series by source is read like one by device.
+ */
+export const LINKS_BY_SOURCE: Rollup = { ...LINKS, key: [...LINKS.key, ['source']] };
+export const DEVICE_SOURCE_HOURS: CreatorRollup = {
+  ...DEVICE_HOURS,
+  key: [...DEVICE_HOURS.key, ['source']],
+};
+
 /** Column types as in `clicks` (ClickRollups1764450000000). */
 const COLUMN_TYPES: Record<string, string> = {
   creator_id: 'varchar(26) NOT NULL',
@@ -115,6 +125,7 @@ const COLUMN_TYPES: Record<string, string> = {
   region: 'varchar(10)',
   visitor_country: 'char(2)',
   device_class: 'varchar(10) NOT NULL',
+  source: 'varchar(8) NOT NULL',
 };
 
 /** How a statement's transition tables change the rollups: rows in, rows out, or both. */

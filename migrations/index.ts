@@ -20,7 +20,10 @@ import { RoutingMode1764580000000 } from './1764580000000-routing-mode';
 import { ClickRollupRegionDays1764600000000 } from './1764600000000-click-rollup-region-days';
 import { ClickRollupLinkDeltas1764620000000 } from './1764620000000-click-rollup-link-deltas';
 import { PlanOperatorEdits1764640000000 } from './1764640000000-plan-operator-edits';
+import { BrandedDomains1764700000000 } from './1764700000000-branded-domains';
+import { RedirectRules1764710000000 } from './1764710000000-redirect-rules';
 import { LinkExpiry1764720000000 } from './1764720000000-link-expiry';
+import { ClickSources1764730000000 } from './1764730000000-click-sources';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
 export const MIGRATIONS = [
@@ -46,5 +49,8 @@ export const MIGRATIONS = [
   ClickRollupRegionDays1764600000000,
   ClickRollupLinkDeltas1764620000000,
   PlanOperatorEdits1764640000000,
+  BrandedDomains1764700000000,
+  RedirectRules1764710000000,
   LinkExpiry1764720000000,
+  ClickSources1764730000000,
 ];

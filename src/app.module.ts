@@ -20,7 +20,9 @@ import { NetworksModule } from './networks/networks.module';
 import { ProbesModule } from './probes/probes.module';
 import { RoutingModule } from './routing/routing.module';
 import { RouteLearningModule } from './redirect/route-learning.module';
+import { DomainsEdgeModule } from './domains/domains-edge.module';
 import { LinksModule } from './links/links.module';
+import { LinkQrCodeModule } from './links/link-qr-code.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { ConversionsModule } from './conversions/conversions.module';
@@ -61,6 +63,8 @@ export class AppModule {
         RoutingModule,
         RouteLearningModule,
         LinksModule,
+        DomainsEdgeModule,
+        LinkQrCodeModule,
         RedirectModule,
         ClickPipelineModule,
         ClickRetentionModule,

@@ -25,6 +25,8 @@ import { applyConnectionLimits } from './common/http/connection-limits';
 import { clientAddressKey } from './rate-limit/client-address-key';
 import { AppConfig } from './config/env';
 import { RedirectFronts, RequestListener } from './redirect/redirect-fronts';
+import { BrandedFront } from './redirect/branded-front';
+import { BrandedTargetsService } from './domains/branded-targets.service';
 import { RedirectHandler } from './redirect/redirect.handler';
 import { HealthService } from './health/health.service';
 import { registerProbeRoutes } from './health/probe-routes';
@@ -92,7 +94,11 @@ export async function createApp(
   );
   app.useBodyParser<Server>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonParser);
   // The edge redirect lives outside /v1, with no guard, pipe or interceptor.
-  redirectFronts.attach(app.get(RedirectHandler), adapter.getInstance());
+  redirectFronts.attach(
+    app.get(RedirectHandler),
+    adapter.getInstance(),
+    new BrandedFront(app.get(BrandedTargetsService)),
+  );
   registerProbeRoutes(adapter.getInstance(), app.get(HealthService));
   // The networks' postbacks live outside /v1, like the edge: their URL is the network's setting.
   app.setGlobalPrefix('v1', {

@@ -219,6 +219,12 @@ export class AnalyticsService {
         `groupBy=outcome counts clicks only (a conversion has no routing outcome); ask for metric=clicks, or group otherwise`,
       );
     }
+    if (metric !== 'clicks' && groupBy === 'source') {
+      throw invalidField(
+        'groupBy',
+        `groupBy=source counts clicks only (conversions are not kept by click source); ask for metric=clicks, or group otherwise`,
+      );
+    }
     const { from, to } = timeseriesPeriodOf(interval, query, this.clock.nowMs());
     if (from > to) throw invalidField('from', `from (${from}) must be on or before to (${to})`);
     const buckets = bucketCountOf(interval, from, to);
@@ -376,6 +382,7 @@ const GROUP_NOUNS: Record<TimeseriesGroup, string> = {
   device: 'device classes',
   network: 'networks',
   outcome: 'outcomes',
+  source: 'sources',
 };
 
 /** The series with each bucket's value under the metric's name (counted as `clicks`). */
@@ -395,7 +402,7 @@ function daysOf(period: DayPeriod): Required<DayRange> {
 /**
  * The rollup that answers a time series (docs/analytics.md), the narrowest holding its
  * grouping: one link's from the link rollup; otherwise countries from the country hours,
- * devices from the device hours, outcomes and every hourly series from the route hours
+ * devices and sources from the device hours (keyed by both), outcomes and every hourly series from the route hours
  * (daily buckets add up 24 hours), and daily series by network or none from the region days.
  */
 function seriesRollupOf(
@@ -405,7 +412,7 @@ function seriesRollupOf(
 ): SeriesRollup {
   if (linkId !== null) return 'links';
   if (groupBy === 'country') return 'country_hours';
-  if (groupBy === 'device') return 'device_hours';
+  if (groupBy === 'device' || groupBy === 'source') return 'device_hours';
   return interval === 'hour' || groupBy === 'outcome' ? 'route_hours' : 'region_days';
 }
 

@@ -6,6 +6,7 @@ import {
   PerClickFields,
   encodeClickRecord,
 } from './click-record-codec';
+import { CLICK_SOURCES } from './click-source';
 
 const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
   recordId: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -31,6 +32,8 @@ const recordArb: fc.Arbitrary<ClickRecordMessage> = fc.record({
     'unknown' as const,
   ),
   environment: fc.constantFrom('live' as const, 'test' as const),
+  ruleIndex: fc.option(fc.integer({ min: 0, max: 19 }), { nil: null }),
+  source: fc.constantFrom(...CLICK_SOURCES),
 });
 
 describe(encodeClickRecord.name, () => {
@@ -56,11 +59,37 @@ describe(decodeClickRecord.name, () => {
     fc.assert(
       fc.property(recordArb, (record) => {
         const older: unknown[] = JSON.parse(encodeClickRecord(record));
-        older.pop();
+        older.splice(-3);
         expect(decodeClickRecord(JSON.stringify(older))).toEqual({
           ...record,
           environment: 'live',
+          ruleIndex: null,
+          source: 'link',
         });
+      }),
+    );
+  });
+
+  it('should read an entry written before the ruleIndex field as a click no rule picked', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const older: unknown[] = JSON.parse(encodeClickRecord(record));
+        older.splice(-2);
+        expect(decodeClickRecord(JSON.stringify(older))).toEqual({
+          ...record,
+          ruleIndex: null,
+          source: 'link',
+        });
+      }),
+    );
+  });
+
+  it('should read an entry written before the source field as a click of the link', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const older: unknown[] = JSON.parse(encodeClickRecord(record));
+        older.pop();
+        expect(decodeClickRecord(JSON.stringify(older))).toEqual({ ...record, source: 'link' });
       }),
     );
   });
@@ -84,6 +113,7 @@ function sharedFieldsOf(
     clickedAt: _clickedAt,
     visitorCountry: _visitorCountry,
     deviceClass: _deviceClass,
+    source: _source,
     ...shared
   } = record;
   return shared;
@@ -93,9 +123,9 @@ describe(ClickRecordTemplate.name, () => {
   it('should encode the same bytes as encodeClickRecord', () => {
     fc.assert(
       fc.property(recordArb, (record) => {
-        const { recordId, clickedAt, visitorCountry, deviceClass } = record;
+        const { recordId, clickedAt, visitorCountry, deviceClass, source } = record;
         const template = new ClickRecordTemplate(sharedFieldsOf(record));
-        expect(template.encode({ recordId, clickedAt, visitorCountry, deviceClass })).toBe(
+        expect(template.encode({ recordId, clickedAt, visitorCountry, deviceClass, source })).toBe(
           encodeClickRecord(record),
         );
       }),
@@ -115,6 +145,7 @@ describe(ClickRecordTemplate.name, () => {
               clickedAt: other.clickedAt,
               visitorCountry: other.visitorCountry,
               deviceClass: other.deviceClass,
+              source: other.source,
             };
             expect(decodeClickRecord(template.encode(click))).toEqual({ ...first, ...click });
           }

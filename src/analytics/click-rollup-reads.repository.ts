@@ -108,6 +108,7 @@ const GROUP_COLUMNS: Record<TimeseriesGroup, string | null> = {
   device: 'device_class',
   network: 'network_id',
   outcome: 'outcome',
+  source: 'source',
 };
 
 /** Each series rollup: its table and its bucket column as a timestamptz. */

@@ -6,7 +6,8 @@ import { isStatementTimeout } from '../common/errors/database-unavailable';
 
 /**
  * The rollup tables of migrations ClickRollups1764450000000,
- * ClickRollupAudienceSplit1764550000000 and ClickRollupRegionDays1764600000000, in the order
+ * ClickRollupAudienceSplit1764550000000 and ClickRollupRegionDays1764600000000 (keyed by the
+ * click's source too since ClickSources1764730000000), in the order
  * every writer locks them (its triggers keep them; this repository rebuilds them). `bucket` is the key column
  * holding the UTC hour (timestamptz) or day (date).
  */
@@ -26,6 +27,7 @@ const LINKS = {
     'region',
     'visitor_country',
     'device_class',
+    'source',
   ],
   sums: ['confidence_sum', 'epc_sum'],
 } as const;
@@ -62,7 +64,7 @@ const CREATOR_ROLLUPS = [
     table: 'click_rollup_device_hours',
     view: 'click_rollup_device_hours_all',
     bucket: 'hour',
-    key: ['creator_id', 'environment', 'hour', 'device_class'],
+    key: ['creator_id', 'environment', 'hour', 'device_class', 'source'],
     sums: [],
   },
   {

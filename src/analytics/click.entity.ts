@@ -3,6 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { numericTransformer } from '../database/column-transformers';
 import type { NetworkId } from '../networks/network-ids';
 import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
+import type { ClickSource } from './click-source';
 
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
@@ -67,4 +68,12 @@ export class ClickEntity {
 
   @Column({ name: 'device_class', type: 'varchar', length: 10 })
   deviceClass: DeviceClass;
+
+  /** The redirect rule that picked the destination; null: the link's own. */
+  @Column({ name: 'rule_index', type: 'smallint', nullable: true })
+  ruleIndex: number | null;
+
+  /** `qr` for a scan of the link's QR code, else `link` (ClickSources1764730000000). */
+  @Column({ type: 'varchar', length: 8, default: 'link' })
+  source: ClickSource;
 }

@@ -17,5 +17,7 @@ export function toClickRecordResponse(click: ClickEntity): ClickRecordResponse {
     clickedAt: click.clickedAt.toISOString(),
     visitorCountry: click.visitorCountry,
     deviceClass: click.deviceClass,
+    ruleIndex: click.ruleIndex,
+    source: click.source,
   };
 }

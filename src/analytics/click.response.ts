@@ -4,6 +4,7 @@ import { NETWORK_IDS, NetworkId } from '../networks/network-ids';
 import { ROUTING_PRESET_IDS } from '../routing/engine/routing-types';
 import type { RoutingOutcome, RoutingPresetId } from '../routing/engine/routing-types';
 import { DEVICE_CLASSES, DeviceClass } from './click.entity';
+import { CLICK_SOURCES, ClickSource } from './click-source';
 
 /** The outcome enumeration [S], in schema order; every RoutingOutcome, nothing else. */
 export const CLICK_OUTCOMES = [
@@ -45,6 +46,21 @@ export class ClickRecordResponse {
   })
   visitorCountry: string | null;
   @ApiProperty({ enum: DEVICE_CLASSES }) deviceClass: DeviceClass;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description:
+      "The link's redirect rule that picked the destination, by position (docs/redirect-rules.md); null: no rule did",
+  })
+  ruleIndex: number | null;
+
+  @ApiProperty({
+    enum: CLICK_SOURCES,
+    example: 'qr',
+    description: '`qr` for a scan of the link’s QR code (its URL carries `qr=1`), else `link`',
+  })
+  source: ClickSource;
 }
 
 /** The click list's pagination: pages, and a cursor to walk on from this page. */

@@ -42,7 +42,7 @@ const METRIC_SQL: Record<ConversionMetric, string> = {
   commissionUsd: 'round(sum(approved_commission_usd + pending_commission_usd), 6)::float8',
 };
 
-/** The conversion rollups' column per time-series grouping (`outcome` has none). */
+/** The conversion rollups' column per time-series grouping (`outcome`, `source` have none). */
 const GROUP_COLUMNS: Partial<Record<TimeseriesGroup, string | null>> = {
   none: null,
   country: 'visitor_country',

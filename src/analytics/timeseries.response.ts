@@ -28,7 +28,7 @@ export class TimeseriesSeriesResponse {
     type: String,
     nullable: true,
     description:
-      'The group (country, device class, network id or outcome); null without grouping, and for clicks with no value (no country, passthrough: no network)',
+      'The group (country, device class, network id, outcome or source); null without grouping, and for clicks with no value (no country, passthrough: no network)',
   })
   key: string | null;
   @ApiProperty({ type: [TimeseriesBucketResponse], description: 'Zero-filled, oldest first' })

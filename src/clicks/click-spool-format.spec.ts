@@ -28,6 +28,8 @@ const recordOf = (overrides: Partial<ClickRecordMessage> = {}): string =>
     visitorCountry: 'US',
     deviceClass: 'desktop',
     environment: 'live',
+    ruleIndex: null,
+    source: 'link',
     ...overrides,
   });
 

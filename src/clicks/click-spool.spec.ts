@@ -25,6 +25,8 @@ const record = (n: number): string =>
     visitorCountry: null,
     deviceClass: 'desktop',
     environment: 'live',
+    ruleIndex: null,
+    source: 'link',
   });
 const click = (n: number) => ({ record: record(n), visitorHash: `h${n}` });
 const LINE_BYTES = Buffer.byteLength(encodeSpoolLine(click(1)));

@@ -214,6 +214,15 @@ export interface AuthConfig {
   failuresPerMinute: number;
 }
 
+/** Branded domains (docs/domains.md). */
+export interface DomainsConfig {
+  /**
+   * DNS_RESOLVERS: the servers (`host` or `host:port`) the TXT challenge is asked of; empty:
+   * the system's (/etc/resolv.conf).
+   */
+  dnsResolvers: string[];
+}
+
 export interface AppConfig {
   http: HttpConfig;
   auth: AuthConfig;
@@ -228,6 +237,7 @@ export interface AppConfig {
   clickSpool: ClickSpoolConfig;
   retention: RetentionConfig;
   webhooks: WebhooksConfig;
+  domains: DomainsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -287,6 +297,7 @@ export const ENV_VARIABLES = [
   'WEBHOOK_SECRET_KEY',
   'WEBHOOK_SECRET_KEY_PREVIOUS',
   'WEBHOOK_ALLOW_DEVELOPMENT_KEY',
+  'DNS_RESOLVERS',
 ] as const;
 
 /** A documented variable's name: EnvReader reads no other, so a typo does not compile. */
@@ -520,6 +531,21 @@ function parseClusterSeed(raw: string): ClusterSeed | null {
   }
 }
 
+/** `host` or `host:port` (IPv6 in brackets with a port), as node:dns Resolver.setServers takes them. */
+const DNS_SERVER = /^(?:[0-9.]+|[0-9a-fA-F:]+|\[[0-9a-fA-F:]+\])(?::[0-9]{1,5})?$/;
+
+function parseDnsResolvers(reader: EnvReader): string[] {
+  const servers = reader.list('DNS_RESOLVERS', []);
+  for (const server of servers) {
+    if (!DNS_SERVER.test(server)) {
+      reader.problems.push(
+        `DNS_RESOLVERS entries must be IP addresses with an optional port (got "${server}")`,
+      );
+    }
+  }
+  return servers;
+}
+
 /**
  * The rollups are all that is left of a month once its raw clicks are dropped, so they are
  * kept at least as long: a shorter rollup retention is refused rather than quietly raised.
@@ -641,6 +667,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
           ? 'embedded-database'
           : null,
     },
+    domains: { dnsResolvers: parseDnsResolvers(reader) },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

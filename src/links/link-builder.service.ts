@@ -11,6 +11,7 @@ import { routeDestination } from './link-destination';
 import { newLinkLimits } from './link-limits';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
+import { toStoredRules } from './redirect-rule-writer';
 import { titleFromUrl } from './title-from-url';
 
 /** Engine reasons that make a link passthrough whatever the creator asks (SPEC item 6 and 7). */
@@ -75,6 +76,10 @@ export class LinkBuilderService {
       }).decision;
     }
     const nowDate = new Date(context.nowMs);
+    const rules = toStoredRules(this.routing, context, request.rules, {
+      ...request,
+      networkOverride: pin,
+    });
     // Routed like the link, without its pin (it names the link's merchant's network).
     const expiredDestination = request.expiredUrl
       ? routeDestination(this.routing, context, request.expiredUrl, {
@@ -125,6 +130,7 @@ export class LinkBuilderService {
       createdAt: nowDate,
       updatedAt: nowDate,
       deletedAt: null,
+      rules,
       ...newLinkLimits(request, context.nowMs),
       expiredDestination,
     });

@@ -10,6 +10,7 @@ import type {
   UtmOverride,
 } from '../routing/engine/routing-types';
 import type { LinkEntity } from './link.entity';
+import type { StoredRedirectRule } from './redirect-rule';
 import { LinkLimits, linkLimitsOf } from './link-limits';
 
 /**
@@ -49,6 +50,8 @@ export interface LinkRoutingRecord {
     confidenceFactor: number;
     deepLinkUsed: boolean;
   };
+  /** Redirect rules (docs/redirect-rules.md); absent when the link has none. */
+  rules?: StoredRedirectRule[];
   /** Expiry and click cap (link-limits.ts); absent when the link has neither. */
   limits?: LinkLimits;
 }
@@ -81,6 +84,7 @@ export const LINK_ROUTING_FIELDS = [
   'normalizedEpcUsd',
   'confidenceFactor',
   'deepLinkUsed',
+  'rules',
   'expiresAt',
   'maxClicks',
   'expiredDestination',
@@ -130,5 +134,6 @@ function routingRecordOf(link: LinkRoutingFields): LinkRoutingRecord {
       confidenceFactor: link.confidenceFactor,
       deepLinkUsed: link.deepLinkUsed,
     },
+    ...(link.rules !== null && link.rules.length > 0 ? { rules: link.rules } : {}),
   };
 }

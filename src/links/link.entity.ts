@@ -3,6 +3,7 @@ import type { KeyEnvironment } from '../common/access/auth-context';
 import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
+import type { StoredRedirectRule } from './redirect-rule';
 import type { LinkDestination } from './link-destination';
 
 import type {
@@ -158,6 +159,18 @@ export class LinkEntity {
   @Column({ name: 'last_health_check_at', type: 'timestamptz', precision: 3, nullable: true })
   lastHealthCheckAt: Date | null;
 
+  /** A branded domain (docs/domains.md): all three set, or none. */
+  @Column({ name: 'domain_id', type: 'varchar', length: 26, nullable: true })
+  domainId: string | null;
+
+  /** The domain's hostname, which never changes: the link's URL is written without a join. */
+  @Column({ name: 'domain_hostname', type: 'varchar', length: 253, nullable: true })
+  domainHostname: string | null;
+
+  /** Lowercase; unique among the domain's live links (links_domain_slug). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  slug: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
@@ -167,6 +180,9 @@ export class LinkEntity {
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
 
+  /** Redirect rules, in order, each with its routed destination; null: none. */
+  @Column({ type: 'jsonb', nullable: true })
+  rules: StoredRedirectRule[] | null;
   // Expiry and click caps (docs/edge.md "Expiry and click caps"): null where unused.
   @Column({ name: 'expires_at', type: 'timestamptz', precision: 3, nullable: true })
   expiresAt: Date | null;

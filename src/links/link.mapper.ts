@@ -2,10 +2,25 @@ import type { RoutingTrace } from '../routing/engine';
 import type { LinkEntity } from './link.entity';
 import { linkLimitsResponseOf } from './link-limits';
 import type { LinkResponse, LinkSummaryResponse } from './link.response';
+import { toRuleView } from './redirect-rule';
 
 /** The edge redirect URL of a link: `{redirect_base_url}/r/<linkId>`. */
 const linkpilotUrlOf = (redirectBaseUrl: string, linkId: string): string =>
   `${redirectBaseUrl}/r/${linkId}`;
+
+/** A link's branded domain and slug (docs/domains.md), absent for a link without one. */
+const brandingOf = (link: LinkEntity): { domain?: string; slug?: string } =>
+  typeof link.domainHostname === 'string' && typeof link.slug === 'string'
+    ? { domain: link.domainHostname, slug: link.slug }
+    : {};
+
+/** A link on a branded domain is shared as `https://<domain>/<slug>`. */
+const sharedUrlOf = (link: LinkEntity, redirectBaseUrl: string): string => {
+  const { domain, slug } = brandingOf(link);
+  return domain === undefined
+    ? linkpilotUrlOf(redirectBaseUrl, link.id)
+    : `https://${domain}/${slug}`;
+};
 
 /**
  * What a link serves: with passthrough on, the original URL byte for byte and no canonical
@@ -29,7 +44,8 @@ export function toLinkSummary(link: LinkEntity, redirectBaseUrl: string): LinkSu
     title: link.title,
     originalUrl: link.originalUrl,
     routedUrl: served.routedUrl,
-    linkpilotUrl: linkpilotUrlOf(redirectBaseUrl, link.id),
+    linkpilotUrl: sharedUrlOf(link, redirectBaseUrl),
+    ...brandingOf(link),
     merchantId: link.merchantId,
     region: served.region,
     networkId: served.networkId,
@@ -69,5 +85,6 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     ...linkLimitsResponseOf(link),
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
+    ...(link.rules !== null ? { rules: link.rules.map(toRuleView) } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { RoutingPresetId, RoutingTrace } from '../routing/engine/routing-ty
 import { RoutingTraceResponse } from '../routing/routing-trace.response';
 import { UtmOverrideDto } from './dto/utm-override.dto';
 import type { NetworkOverride } from './link.entity';
+import { RedirectRuleResponse } from './redirect-rule.response';
 
 /** PassthroughFlag [S]. */
 export class PassthroughFlagResponse {
@@ -28,8 +29,22 @@ export class LinkSummaryResponse {
   @ApiProperty({ minLength: 1, maxLength: 300 }) title: string;
   @ApiProperty({ format: 'uri', readOnly: true }) originalUrl: string;
   @ApiProperty({ format: 'uri', readOnly: true }) routedUrl: string;
-  @ApiProperty({ format: 'uri', readOnly: true, description: '{redirect_base_url}/r/<linkId>' })
+  @ApiProperty({
+    format: 'uri',
+    readOnly: true,
+    description: '{redirect_base_url}/r/<linkId>, or https://<domain>/<slug> on a branded domain',
+  })
   linkpilotUrl: string;
+  @ApiPropertyOptional({
+    example: 'links.example.com',
+    description: 'The branded domain the link is served on (docs/domains.md); absent when none',
+  })
+  domain?: string;
+  @ApiPropertyOptional({
+    example: 'black-friday',
+    description: 'Its lowercase vanity slug on `domain`; absent when none',
+  })
+  slug?: string;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -107,6 +122,12 @@ export class LinkResponse extends LinkSummaryResponse {
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })
   crcTrace: RoutingTrace;
+  @ApiPropertyOptional({
+    type: [RedirectRuleResponse],
+    description:
+      'Redirect rules in order, the first match wins (docs/redirect-rules.md); absent for none',
+  })
+  rules?: RedirectRuleResponse[];
 }
 
 export class LinkEnvelope {

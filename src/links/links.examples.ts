@@ -25,6 +25,27 @@ export const CREATE_LINK_EXAMPLES = {
       notes: 'Pinned while the awin campaign runs',
     },
   },
+  redirectRules: {
+    summary: 'Redirect rules: German speakers on iOS, then a newsletter campaign by its query',
+    value: {
+      originalUrl: 'https://www.amazon.com/dp/B09B8V1LZ3',
+      rules: [
+        {
+          destinationUrl: 'https://www.amazon.com/dp/B0BDHWDR12',
+          devices: ['ios'],
+          languages: ['de'],
+        },
+        {
+          destinationUrl: 'https://www.asos.com/prd/204351234',
+          query: { param: 'src', value: 'newsletter' },
+          startsAt: '2026-12-01T00:00:00Z',
+          endsAt: '2026-12-27T00:00:00Z',
+          fromTime: '18:00',
+          toTime: '23:00',
+        },
+      ],
+    },
+  },
   limitedOffer: {
     summary: 'A limited offer: it ends at an instant or after 1,000 clicks, then sends visitors on',
     value: {
@@ -55,6 +76,12 @@ export const UPDATE_LINK_EXAMPLES = {
       title: 'Echo Dot, spring offer',
       notes: 'Shown in the March video',
       forwardQuery: true,
+    },
+  },
+  replaceRules: {
+    summary: 'Replace the redirect rules: visitors in Germany and Austria get another product',
+    value: {
+      rules: [{ destinationUrl: 'https://www.amazon.com/dp/B0BDHWDR12', countries: ['DE', 'AT'] }],
     },
   },
   capClicks: {

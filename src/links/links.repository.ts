@@ -144,6 +144,19 @@ export class LinksRepository {
     return { links, total };
   }
 
+  /** The live link holding `slug` on a branded domain, whoever owns it. */
+  async findLiveIdBySlug(domainId: string, slug: string): Promise<string | null> {
+    const row = await this.links
+      .createQueryBuilder('link')
+      .select('link.id', 'id')
+      .where('link.domain_id = :domainId AND link.slug = :slug AND link.deleted_at IS NULL', {
+        domainId,
+        slug,
+      })
+      .getRawOne<{ id: string }>();
+    return row?.id ?? null;
+  }
+
   async save(link: LinkEntity): Promise<LinkEntity> {
     return this.links.save(link);
   }

@@ -16,6 +16,7 @@ import { CreateLinkDto } from './dto/create-link.dto';
 import { ListLinksQuery } from './dto/list-links.query';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkBuilderService } from './link-builder.service';
+import { domainSlugOf, LinkBrandingService } from './link-branding.service';
 import { LinkEntity } from './link.entity';
 import { toLinkResponse, toLinkSummary } from './link.mapper';
 import {
@@ -30,6 +31,7 @@ import { LinkLimitsService } from './link-limits.service';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
+import { toStoredRules } from './redirect-rule-writer';
 
 /** The same validation the global pipe applies to a body, for one bulk item at a time. */
 const ITEM_VALIDATION = { whitelist: true, forbidNonWhitelisted: true };
@@ -43,6 +45,7 @@ export class LinksService {
     private readonly routing: RoutingService,
     private readonly events: LinkEventsService,
     private readonly clock: Clock,
+    private readonly branding: LinkBrandingService,
     private readonly limits: LinkLimitsService,
   ) {}
 
@@ -52,7 +55,8 @@ export class LinksService {
       request,
       await this.routing.prepare(scope.creatorId, scope.environment),
     );
-    await this.links.insertAll([link]);
+    await this.branding.applyOnCreate(scope, link, request);
+    await this.insertAll([link]);
     this.events.created([link]);
     return { link: toLinkResponse(link, this.redirect.redirectBaseUrl) };
   }
@@ -72,6 +76,7 @@ export class LinksService {
     const firstIndexOfUrl = new Map<string, number>();
     const built: LinkEntity[] = [];
     const failed: BulkFailureResponse[] = [];
+    const claimedSlugs = new Set<string>();
     for (const [index, item] of request.links.entries()) {
       const originalUrl = originalUrlOf(item);
       try {
@@ -86,7 +91,9 @@ export class LinksService {
             },
           );
         }
-        built.push(this.builder.build(scope, dto, context));
+        const link = this.builder.build(scope, dto, context);
+        await this.branding.applyOnCreate(scope, link, dto, claimedSlugs);
+        built.push(link);
         // Only a created item claims its URL: a failed one (invalid or refused) leaves it free.
         firstIndexOfUrl.set(dto.originalUrl, index);
       } catch (error) {
@@ -102,7 +109,7 @@ export class LinksService {
         });
       }
     }
-    await this.links.insertAll(built);
+    await this.insertAll(built);
     this.events.created(built);
     return {
       created: built.map((link) => toLinkResponse(link, this.redirect.redirectBaseUrl)),
@@ -131,11 +138,21 @@ export class LinksService {
   async update(scope: RecordScope, linkId: string, changes: UpdateLinkDto): Promise<LinkEnvelope> {
     const link = await this.findOrThrow(scope, linkId);
     const merchant = link.merchantId === null ? null : this.routing.merchantOf(link.originalUrl);
+    const slugBefore = domainSlugOf(link);
+    await this.branding.applyOnUpdate(scope, link, changes);
     new LinkEditor(link, merchant, this.clock.nowMs()).apply(changes);
+    if (changes.rules !== undefined) {
+      // Replaces the list, routed with the link's settings as this edit leaves them.
+      const context = await this.routing.prepare(scope.creatorId, scope.environment);
+      link.rules = toStoredRules(this.routing, context, changes.rules, link);
+    }
     const startsCapping = await this.limits.apply(scope, link, changes);
-    const saved = await this.links.save(link);
+    const saved = await this.links.save(link).catch((error: unknown) => {
+      throw this.branding.toSlugTaken(error);
+    });
     if (startsCapping) await this.limits.restartCount(saved);
     await this.events.changed(saved);
+    await this.branding.changed(slugBefore, domainSlugOf(saved));
     return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };
   }
 
@@ -144,6 +161,7 @@ export class LinksService {
     link.deletedAt = new Date(this.clock.nowMs());
     await this.links.save(link);
     await this.events.changed(link);
+    await this.branding.changed(domainSlugOf(link), null);
     return { linkId: link.id, deleted: true };
   }
 
@@ -165,6 +183,13 @@ export class LinksService {
     const linkIds = await this.links.purgeTestScope(scope);
     await Promise.all(linkIds.map((linkId) => this.events.changedById(linkId)));
     return linkIds.length;
+  }
+
+  /** A slug taken by a concurrent request between the check and the insert is 409 too. */
+  private async insertAll(links: LinkEntity[]): Promise<void> {
+    await this.links.insertAll(links).catch((error: unknown) => {
+      throw this.branding.toSlugTaken(error);
+    });
   }
 
   private async findOrThrow(scope: RecordScope, linkId: string): Promise<LinkEntity> {

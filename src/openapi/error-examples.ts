@@ -60,6 +60,11 @@ const ERROR_MESSAGES: Record<ErrorCode, string> = {
     'Unknown postback token: it was never issued or has been replaced. Make one with POST /v1/conversions/postback-token and update the postback URL at the network.',
   [ErrorCode.CLICK_NOT_IN_SCOPE]:
     'Click 01JD8Z3Q5X7V2M4N6P8R0T2W4Y belongs to another creator or environment.',
+  [ErrorCode.DOMAIN_NOT_FOUND]: 'No domain with id 01JD8Z3Q5X7V2M4N6P8R0T2W4Y.',
+  [ErrorCode.DOMAIN_LIMIT_REACHED]:
+    'The Publisher plan has at most 10 branded domains per account and environment.',
+  [ErrorCode.DOMAIN_TAKEN]: 'links.example.com is verified by another account.',
+  [ErrorCode.SLUG_TAKEN]: 'links.example.com/sale is the slug of another live link.',
 };
 
 /** VALIDATION_ERROR's `details`: each refused field with its messages. */

@@ -50,6 +50,9 @@ describe(forwardVisitorQuery.name, () => {
     ['an encoded value, kept encoded', 'q=caf%C3%A9+latte', `${ROUTED}&q=caf%C3%A9+latte`],
     ['an empty name, dropped', '=x&a=1', `${ROUTED}&a=1`],
     ['a plain name with digits, _ and -', 'ref_id-2=x', `${ROUTED}&ref_id-2=x`],
+    ['the QR code marker, never', 'qr=1', ROUTED],
+    ['the rest of a QR code scan’s query', 'qr=1&color=red', `${ROUTED}&color=red`],
+    ['a qr parameter of another value', 'qr=menu', `${ROUTED}&qr=menu`],
     ...[
       '%20tag=evil',
       'tag%20=evil',

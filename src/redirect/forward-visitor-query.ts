@@ -1,3 +1,4 @@
+import { QR_MARKER_NAME } from '../analytics/click-source';
 import { NETWORKS } from '../networks/network-registry';
 
 /**
@@ -37,9 +38,10 @@ function isForwardableName(name: string): boolean {
 /**
  * Query forwarding (a link's `forwardQuery`): the visitor's query parameters from
  * `/r/:id?…` appended to the destination, in their order, except names that are not plain,
- * the protected ones and those the destination already sets, which never change. The
- * destination's own query keeps its bytes; the result is a WHATWG serialisation, so it is a
- * legal Location whatever the visitor sent.
+ * the protected ones, those the destination already sets, which never change, and the QR
+ * code's marker `qr=1` (ours, not the merchant's). The destination's own query keeps its
+ * bytes; the result is a WHATWG serialisation, so it is a legal Location whatever the
+ * visitor sent.
  */
 export function forwardVisitorQuery(destination: string, visitorQuery: string): string {
   if (visitorQuery === '') return destination;
@@ -48,6 +50,7 @@ export function forwardVisitorQuery(destination: string, visitorQuery: string): 
   const forwarded = new URLSearchParams();
   for (const [name, value] of new URLSearchParams(visitorQuery)) {
     if (!isForwardableName(name) || alreadySet.has(name.toLowerCase())) continue;
+    if (name === QR_MARKER_NAME && value === '1') continue;
     forwarded.append(name, value);
   }
   const extra = forwarded.toString();

@@ -30,7 +30,13 @@ export class LinkPreviewController {
     @Param('id') id: string,
     @Query() query: LinkPreviewQuery,
   ): Promise<LinkPreviewEnvelope> {
-    return this.previews.preview(caller, id, query.country ?? null, query.device ?? 'desktop');
+    return this.previews.preview(
+      caller,
+      id,
+      query.country ?? null,
+      query.device ?? 'desktop',
+      query,
+    );
   }
 
   @Get('markets')

@@ -17,6 +17,15 @@ export class LinkPreviewResponse {
   @ApiProperty({ minimum: 0, maximum: 1.1, description: 'The engine confidence factor C_r' })
   confidence: number;
   @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 19,
+    description:
+      "The redirect rule that picks this visitor's destination (docs/redirect-rules.md); null: the link's own",
+  })
+  ruleIndex: number | null;
+  @ApiProperty({
     type: RoutingTraceResponse,
     nullable: true,
     description: 'null where no decision runs: passthrough, or no country given',

@@ -6,7 +6,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { LinksService } from '../links/links.service';
 import { MerchantsService } from '../merchants/merchants.service';
 import type { VisitorContext } from '../routing/engine/routing-types';
-import { PREVIEW_DEVICES, PreviewDevice } from './dto/link-preview.query';
+import { LinkPreviewQuery, PREVIEW_DEVICES, PreviewDevice } from './dto/link-preview.query';
 import {
   LinkPreviewEnvelope,
   LinkPreviewMarketsResponse,
@@ -32,9 +32,16 @@ export class LinkPreviewService {
     linkId: string,
     country: string | null,
     device: PreviewDevice,
+    ruleInputs: RuleInputs = {},
   ): Promise<LinkPreviewEnvelope> {
+    const atMs = ruleInputs.at === undefined ? null : Date.parse(ruleInputs.at);
+    if (Number.isNaN(atMs)) {
+      throw new AppError(ErrorCode.VALIDATION_ERROR, 'at is not a valid date-time.', {
+        at: ['must be a valid ISO 8601 date-time'],
+      });
+    }
     const { link } = await this.links.get(scope, linkId);
-    return { preview: await this.previewFor(link.linkId, country, device) };
+    return { preview: await this.previewFor(link.linkId, country, device, ruleInputs, atMs) };
   }
 
   /** The matrix: the merchant's markets plus the link's own, times the three devices. */
@@ -63,10 +70,17 @@ export class LinkPreviewService {
     linkId: string,
     country: string | null,
     device: PreviewDevice,
+    ruleInputs: RuleInputs = {},
+    atMs: number | null = null,
   ): Promise<LinkPreviewResponse> {
-    const answer = await this.handler.preview(linkId, visitorOf(country, device));
+    const answer = await this.handler.preview(linkId, visitorOf(country, device), {
+      device,
+      language: ruleInputs.language?.toLowerCase() ?? null,
+      query: ruleInputs.visitorQuery ?? '',
+      atMs,
+    });
     if (answer === null) throw new AppError(ErrorCode.LINK_NOT_FOUND, `No link with id ${linkId}.`);
-    const { route, trace } = answer;
+    const { route, trace, ruleIndex } = answer;
     return {
       country,
       device,
@@ -76,10 +90,14 @@ export class LinkPreviewService {
       networkId: route.networkId,
       normalizedEpcUsd: route.normalizedEpcUsd,
       confidence: route.confidence,
+      ruleIndex,
       crcTrace: trace,
     };
   }
 }
+
+/** What a preview's redirect rules read besides country and device (LinkPreviewQuery). */
+type RuleInputs = Pick<LinkPreviewQuery, 'language' | 'visitorQuery' | 'at'>;
 
 /** The visitor the edge reads from a browser of this device in this country. */
 function visitorOf(country: string | null, device: PreviewDevice): VisitorContext {

@@ -10,6 +10,8 @@ import type { ShutdownGate } from '../common/http/shutdown-gate';
 import type { TrustFunction } from '../common/http/trust-proxy';
 import { ThrottledLogger } from '../common/logging/throttled-logger';
 import type { AppMetrics } from '../metrics/app-metrics';
+import type { VerifiedHost } from '../domains/verified-host';
+import { brandedAnswerOf, BrandedFront, BrandedVisit } from './branded-front';
 import { EdgeAnswer, renderEdgeAnswer, RenderedEdgeAnswer } from './edge-answer';
 import type { EdgeRequest, RedirectHandler } from './redirect.handler';
 
@@ -35,6 +37,9 @@ export class RedirectFronts {
   private readonly logger = new Logger('Redirect');
   private readonly outageWarnings = new ThrottledLogger(this.logger, OUTAGE_WARNING_INTERVAL_MS);
   private handler: RedirectHandler | null = null;
+  private branded: BrandedFront | null = null;
+  /** Branded visits handed to the Fastify route, rewritten to /r/<id> (brandedVisit). */
+  private readonly brandedRequests = new WeakMap<IncomingMessage, VerifiedHost>();
 
   constructor(
     private readonly options: {
@@ -52,8 +57,11 @@ export class RedirectFronts {
     const server = createServer(
       gate.guard((request, response) => {
         const linkId = this.handler === null ? null : this.plainClickLinkId(request);
-        if (linkId === null) fastifyListener(request, response);
-        else this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
+        if (linkId !== null) {
+          this.serveRaw(this.handler as RedirectHandler, linkId, request, response);
+        } else if (!this.brandedVisit(request, response, fastifyListener)) {
+          fastifyListener(request, response);
+        }
       }),
     );
     gate.watch(server);
@@ -75,7 +83,7 @@ export class RedirectFronts {
    * Mounts the Fastify route and starts the raw front; until then every request goes to
    * Fastify (which answers 404 for /r/ before boot).
    */
-  attach(handler: RedirectHandler, fastify: FastifyInstance): void {
+  attach(handler: RedirectHandler, fastify: FastifyInstance, branded?: BrandedFront): void {
     fastify.get<{ Params: { linkId: string } }>(
       '/r/:linkId',
       {
@@ -100,14 +108,17 @@ export class RedirectFronts {
         },
       },
       async (request, reply) => {
-        const answer = await handler.answer(
+        const domain = this.brandedRequests.get(request.raw);
+        const linkAnswer = await handler.answer(
           this.edgeRequest(request.params.linkId, request.raw, request.ip),
         );
+        const answer = domain === undefined ? linkAnswer : brandedAnswerOf(linkAnswer, domain);
         const rendered = renderEdgeAnswer(answer, String(request.id));
         this.options.metrics.countRedirect(answer.kind, reply.elapsedTime);
         return reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
       },
     );
+    this.branded = branded ?? null;
     this.handler = handler;
   }
 
@@ -115,11 +126,52 @@ export class RedirectFronts {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     const match = PLAIN_CLICK_PATH.exec(request.url ?? '');
     if (match === null) return null;
-    if (request.headers.origin !== undefined) return null;
-    if (this.options.requireHttps && request.headers['x-forwarded-proto'] !== undefined) {
-      return null;
-    }
+    if (!this.isPlainVisit(request)) return null;
     return match[1];
+  }
+
+  /** No Origin (CORS) and no HTTPS redirect to decide: what the raw front may answer. */
+  private isPlainVisit(request: IncomingMessage): boolean {
+    if (request.headers.origin !== undefined) return false;
+    return !(this.options.requireHttps && request.headers['x-forwarded-proto'] !== undefined);
+  }
+
+  /**
+   * A click on a branded domain's `/<slug>` (branded-front.ts), answered like `/r/<id>`: on
+   * the raw front when plain, else by the Fastify route, the request rewritten to
+   * `/r/<id>?<query>` so that its hooks apply as to any click. False: not one (the request
+   * goes on as today).
+   */
+  private brandedVisit(
+    request: IncomingMessage,
+    response: ServerResponse,
+    fastifyListener: RequestListener,
+  ): boolean {
+    const handler = this.handler;
+    const visit = handler === null || this.branded === null ? null : this.branded.visitOf(request);
+    if (visit === null) return false;
+    const serve = ({ domain, linkId }: BrandedVisit): void => {
+      if (this.isPlainVisit(request)) {
+        this.serveRaw(handler as RedirectHandler, linkId ?? '-', request, response, domain);
+        return;
+      }
+      const url = request.url ?? '';
+      const queryStart = url.indexOf('?');
+      request.url = `/r/${linkId ?? '-'}${queryStart === -1 ? '' : url.slice(queryStart)}`;
+      this.brandedRequests.set(request, domain);
+      fastifyListener(request, response);
+    };
+    if (!(visit instanceof Promise)) {
+      serve(visit);
+      return true;
+    }
+    const requestId = newUlid();
+    const startedAtMs = performance.now();
+    visit.then(serve, (error: unknown) => {
+      const answer = this.answerFailure(error, `${request.method} ${request.url}`, requestId);
+      writeSafely(response, answer, requestId, this.logger, this.options.metrics, startedAtMs);
+    });
+    return true;
   }
 
   /** Edge headers are believed only from a trusted proxy; the client is TRUST_PROXY's. */
@@ -141,6 +193,7 @@ export class RedirectFronts {
     linkId: string,
     request: IncomingMessage,
     response: ServerResponse,
+    domain?: VerifiedHost,
   ): void {
     const startedAtMs = performance.now();
     const requestId = newUlid();
@@ -149,14 +202,13 @@ export class RedirectFronts {
       const answer = this.answerFailure(error, `${request.method} /r/${linkId}`, requestId);
       writeSafely(response, answer, requestId, this.logger, metrics, startedAtMs);
     };
+    const answerWith = (answer: EdgeAnswer): void => {
+      const served = domain === undefined ? answer : brandedAnswerOf(answer, domain);
+      writeSafely(response, served, requestId, this.logger, metrics, startedAtMs);
+    };
     try {
       const clientIp = proxyaddr(request, this.options.isTrusted);
-      handler
-        .answer(this.edgeRequest(linkId, request, clientIp))
-        .then(
-          (answer) => writeSafely(response, answer, requestId, this.logger, metrics, startedAtMs),
-          fail,
-        );
+      handler.answer(this.edgeRequest(linkId, request, clientIp)).then(answerWith, fail);
     } catch (error) {
       fail(error);
     }

@@ -8,6 +8,7 @@ import {
   PerClickFields,
 } from '../analytics/click-record-codec';
 import type { ExcludedHitReason } from '../analytics/excluded-hits';
+import { clickSourceOf } from '../analytics/click-source';
 import { VisitorHasherService } from '../analytics/visitor-hasher.service';
 import { ExcludedHit, ExcludedHitsLedgerService } from '../analytics/excluded-hits-ledger.service';
 import { Clock } from '../common/clock';
@@ -25,8 +26,10 @@ import type { EdgeAnswer } from './edge-answer';
 import { forwardVisitorQuery } from './forward-visitor-query';
 import { LinkRecordsService } from './link-records.service';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
-import { explorationLaneFor } from './exploration-draw';
 import { destinationRecordOf } from '../links/link-destination';
+import { matchingRuleIndex, primaryLanguageOf, ruleDeviceOf, RuleVisitor } from './redirect-rules';
+import { userAgentFacts } from './user-agent';
+import { explorationLaneFor } from './exploration-draw';
 import { isExpiredAt } from '../links/link-limits';
 import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
@@ -35,6 +38,8 @@ import { EdgeVisitor, readVisitor } from './visitor-context';
 export interface LinkPreview {
   route: ClickRoute;
   trace: RoutingTrace | null;
+  /** The redirect rule whose destination the route is; null: the link's own. */
+  ruleIndex: number | null;
 }
 
 /** One visitor request to the edge, as either server front (Fastify or raw node:http) reads it. */
@@ -105,6 +110,15 @@ export class RedirectHandler {
     if (creator === null) return NOT_FOUND;
 
     const nowMs = this.clock.nowMs();
+    // Redirect rules pick the destination, routed as the link (docs/redirect-rules.md).
+    let ruleIndex: number | null = null;
+    let target = record;
+    if (record.rules !== undefined) {
+      ruleIndex = matchingRuleIndex(record.rules, ruleVisitorOf(request, edge, nowMs));
+      if (ruleIndex !== null) {
+        target = destinationRecordOf(record, record.rules[ruleIndex].destination);
+      }
+    }
     const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
     const visitorHash = this.visitors.hashOf(
       request.clientIp,
@@ -116,17 +130,18 @@ export class RedirectHandler {
       const found = this.learning.find(creator.creatorId, record.environment);
       const learning = found instanceof Promise ? await found : found;
       const lane = explorationLaneFor(learning, edge, visitorHash, record.linkId);
-      route = this.routeFor(record, creator, edge, fx, nowMs, learning, lane);
+      route = this.routeFor(target, creator, edge, fx, nowMs, learning, lane);
     } else {
-      route = this.routeFor(record, creator, edge, fx, nowMs);
+      route = this.routeFor(target, creator, edge, fx, nowMs);
     }
 
     const recordId = newUlid(nowMs);
-    const clickRecord = this.recordTemplateOf(record, route).encode({
+    const clickRecord = this.recordTemplateOf(target, route, ruleIndex).encode({
       recordId,
       clickedAt: isoTimeOf(nowMs),
       visitorCountry: edge.visitor?.country ?? null,
       deviceClass: edge.visitor?.device ?? 'unknown',
+      source: clickSourceOf(request.query),
     });
     const admission = await this.quota.admitClick(
       creator,
@@ -151,7 +166,7 @@ export class RedirectHandler {
       route.subIdUrlPrefix !== null && (record.attribution ?? creator.attribution)
         ? route.subIdUrlPrefix + recordId
         : route.url;
-    return answerFor(admission, record, location, request);
+    return answerFor(admission, target, location, request);
   }
 
   /**
@@ -181,7 +196,11 @@ export class RedirectHandler {
    * (link record, creator profile, memoised route) and the engine's trace, but no admission:
    * it counts no click and touches no window. Null for an unknown link or creator.
    */
-  async preview(linkId: string, visitor: VisitorContext): Promise<LinkPreview | null> {
+  async preview(
+    linkId: string,
+    visitor: VisitorContext,
+    ruleAsk: Omit<RuleVisitor, 'country' | 'nowMs'> & { atMs: number | null },
+  ): Promise<LinkPreview | null> {
     const found = this.records.find(linkId);
     const record = found instanceof Promise ? await found : found;
     if (record === null) return null;
@@ -196,14 +215,31 @@ export class RedirectHandler {
     if (creator.routingMode === 'learned') {
       learning = await this.learning.find(creator.creatorId, record.environment);
     }
-    const route = this.routeFor(record, creator, edge, fx, nowMs, learning);
-    const merchant = this.merchantOf(record);
-    const trace = this.router.trace(record, creator, visitor, merchant, fx, nowMs, learning);
-    return { route, trace };
+    const { atMs, ...asked } = ruleAsk;
+    const { rules } = record;
+    const ruleIndex =
+      rules === undefined
+        ? null
+        : matchingRuleIndex(rules, { ...asked, country: visitor.country, nowMs: atMs ?? nowMs });
+    const target =
+      rules === undefined || ruleIndex === null
+        ? record
+        : destinationRecordOf(record, rules[ruleIndex].destination);
+    const route = this.routeFor(target, creator, edge, fx, nowMs, learning);
+    const merchant = this.merchantOf(target);
+    const trace = this.router.trace(target, creator, visitor, merchant, fx, nowMs, learning);
+    return { route, trace, ruleIndex };
   }
 
-  /** The encoding of what a link's clicks on one route share, made once per record and route. */
-  private recordTemplateOf(record: LinkRoutingRecord, route: ClickRoute): ClickRecordTemplate {
+  /**
+   * The encoding of what a link's clicks on one route share, made once per record and route
+   * (a rule's destination has a record of its own, so its index is one per record).
+   */
+  private recordTemplateOf(
+    record: LinkRoutingRecord,
+    route: ClickRoute,
+    ruleIndex: number | null,
+  ): ClickRecordTemplate {
     let byRoute = this.recordTemplates.get(record);
     if (byRoute === undefined) {
       byRoute = new Map();
@@ -211,7 +247,7 @@ export class RedirectHandler {
     }
     let template = byRoute.get(route);
     if (template === undefined) {
-      template = new ClickRecordTemplate(sharedClickFieldsOf(record, route));
+      template = new ClickRecordTemplate(sharedClickFieldsOf(record, route, ruleIndex));
       byRoute.set(route, template);
     }
     return template;
@@ -262,6 +298,7 @@ export class RedirectHandler {
 function sharedClickFieldsOf(
   record: LinkRoutingRecord,
   route: ClickRoute,
+  ruleIndex: number | null,
 ): Omit<ClickRecordMessage, keyof PerClickFields> {
   return {
     linkId: record.linkId,
@@ -276,6 +313,18 @@ function sharedClickFieldsOf(
     deepLinkUsed: route.deepLinkUsed,
     privateDealApplied: false,
     environment: record.environment,
+    ruleIndex,
+  };
+}
+
+/** What a link's redirect rules read of the request (docs/redirect-rules.md). */
+function ruleVisitorOf(request: EdgeRequest, edge: EdgeVisitor, nowMs: number): RuleVisitor {
+  return {
+    country: edge.visitor?.country ?? null,
+    device: ruleDeviceOf(userAgentFacts(request.headers['user-agent'])),
+    language: primaryLanguageOf(headerValue(request.headers['accept-language'])),
+    query: request.query,
+    nowMs,
   };
 }
 

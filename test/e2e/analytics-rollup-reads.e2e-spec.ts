@@ -4,6 +4,8 @@ import { ulid } from 'ulid';
 import { AnalyticsService } from '../../src/analytics/analytics.service';
 import { ClickCountsService } from '../../src/analytics/click-counts.service';
 import { ClickRecordMessage } from '../../src/analytics/click-record-codec';
+import { CLICK_SOURCES } from '../../src/analytics/click-source';
+import { TIMESERIES_GROUPS } from '../../src/analytics/dto/timeseries.query';
 import type { RecordScope } from '../../src/common/access/auth-context';
 import { clickWriter, moveWatermark, unsettledRowsOf, writeClicks } from '../support/click-rollups';
 import {
@@ -81,6 +83,7 @@ const clickArbitrary = fc.record({
   confidenceTenThousandths: fc.integer({ min: 0, max: 11_000 }),
   visitorCountry: fc.constantFrom(...COUNTRIES),
   deviceClass: fc.constantFrom(...DEVICES),
+  source: fc.constantFrom(...CLICK_SOURCES),
 });
 type GeneratedClick = typeof clickArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
@@ -106,6 +109,8 @@ function recordOf(world: World, click: GeneratedClick): ClickRecordMessage {
     visitorCountry: click.visitorCountry,
     deviceClass: click.deviceClass,
     environment: click.environment,
+    ruleIndex: null,
+    source: click.source,
   };
 }
 
@@ -119,7 +124,7 @@ const readArbitrary = fc.record({
   environment: fc.constantFrom(...ENVIRONMENTS),
   range: rangeArbitrary,
   interval: fc.constantFrom('hour' as const, 'day' as const),
-  groupBy: fc.constantFrom('none', 'country', 'device', 'network', 'outcome' as const),
+  groupBy: fc.constantFrom(...TIMESERIES_GROUPS),
   link: fc.option(fc.nat(2), { nil: undefined }),
   filter: fc.record(
     {

@@ -268,7 +268,7 @@ describe('Analytics (e2e)', () => {
       expect(recordIdsOf(response.body)).toEqual([first, second]);
     });
 
-    it('should answer the [S] Click record plus visitorCountry and deviceClass', async () => {
+    it('should answer the [S] Click record plus visitorCountry, deviceClass and source', async () => {
       const response = await get('/v1/analytics/clicks?from=2026-03-03&to=2026-03-03').expect(200);
       expect(response.body.data.items).toEqual([
         {
@@ -286,6 +286,8 @@ describe('Analytics (e2e)', () => {
           clickedAt: '2026-03-03T23:59:59.999Z',
           visitorCountry: 'US',
           deviceClass: 'mobile',
+          ruleIndex: null,
+          source: 'link',
         },
       ]);
       const passthrough = await get('/v1/analytics/clicks?from=2026-03-06&to=2026-03-06');

@@ -26,6 +26,8 @@ function buildClick(creatorId: string, seed: ClickSeed): ClickEntity {
     visitorCountry: 'GB',
     deviceClass: 'desktop',
     environment: 'live',
+    ruleIndex: null,
+    source: 'link',
     ...seed,
     creatorId,
     clickedAt,

@@ -81,6 +81,8 @@ export function randomClicks(
       visitorCountry: pick(random, ['US', 'GB', 'IN', null]),
       deviceClass: pick(random, ['desktop', 'mobile', 'tablet', 'unknown'] as const),
       environment: random() < 0.8 ? 'live' : 'test',
+      ruleIndex: null,
+      source: random() < 0.7 ? 'link' : 'qr',
     };
   });
 }
@@ -109,6 +111,7 @@ interface RollupSource {
   region: string | null;
   visitorCountry: string | null;
   deviceClass: string;
+  source: string;
   /** confidence x 10^4 and EPC x 10^6: whole numbers, summed exactly. */
   confidenceUnits: number;
   epcUnits: number;
@@ -135,6 +138,7 @@ const SHAPES = {
     c.region,
     c.visitorCountry,
     c.deviceClass,
+    c.source,
   ],
   routeDays: (c: RollupSource) => [
     c.creatorId,
@@ -163,6 +167,7 @@ const SHAPES = {
     c.environment,
     hourOf(c.clickedAtMs),
     c.deviceClass,
+    c.source,
   ],
   regionDays: (c: RollupSource) => [
     c.creatorId,
@@ -237,6 +242,7 @@ interface StoredRow {
   region?: string | null;
   visitor_country?: string | null;
   device_class?: string;
+  source?: string;
   clicks: number;
   confidence_sum?: string;
   epc_sum?: string;
@@ -263,6 +269,7 @@ export async function storedClicksOf(
     region: row.region ?? null,
     visitorCountry: row.visitor_country ?? null,
     deviceClass: row.device_class as string,
+    source: row.source as string,
     confidenceUnits: Math.round(Number(row.confidence) * 1e4),
     epcUnits: Math.round(Number(row.normalized_epc_usd) * 1e6),
   }));
@@ -279,7 +286,7 @@ const DAILY_KEYS: Record<string, string> = {
 const HOURLY_KEYS: Record<string, string> = {
   click_rollup_route_hours: 'network_id, outcome',
   click_rollup_country_hours: 'visitor_country',
-  click_rollup_device_hours: 'device_class',
+  click_rollup_device_hours: 'device_class, source',
 };
 
 /**
@@ -294,7 +301,7 @@ export async function storedRollupsOf(
   const query = (table: string): Promise<StoredRow[]> => {
     if (table === 'click_rollup_links') {
       const keys = `creator_id, environment, link_id, hour, merchant_id, network_id, preset,
-        outcome, region, visitor_country, device_class`;
+        outcome, region, visitor_country, device_class, source`;
       return app.get(DataSource).query(
         `SELECT ${keys}, sum(clicks)::int AS clicks, sum(confidence_sum) AS confidence_sum,
                 sum(epc_sum) AS epc_sum
@@ -342,6 +349,7 @@ export async function storedRollupsOf(
       row.region,
       row.visitor_country,
       row.device_class,
+      row.source,
       row.clicks,
       row.confidence_sum,
       row.epc_sum,
@@ -378,6 +386,7 @@ export async function storedRollupsOf(
       row.environment,
       hour(row),
       row.device_class,
+      row.source,
       row.clicks,
     ]),
     regionDays: serialise(regionDays, (row) => [
@@ -430,8 +439,8 @@ export async function unsettledRowsOf(
     },
     {
       table: 'click_rollup_device_hours',
-      key: 'creator_id, environment, hour, device_class',
-      fromLinks: 'creator_id, environment, hour, device_class',
+      key: 'creator_id, environment, hour, device_class, source',
+      fromLinks: 'creator_id, environment, hour, device_class, source',
       sums: ['clicks'],
     },
   ];

@@ -81,6 +81,7 @@ const GROUP_COLUMNS: Record<string, string | null> = {
   device: 'device_class',
   network: 'network_id',
   outcome: 'outcome',
+  source: 'source',
 };
 
 /** Clicks per UTC bucket and group key by a raw scan: `key|startIso` -> clicks. */

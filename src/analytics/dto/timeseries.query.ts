@@ -3,7 +3,14 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { TIMESERIES_INTERVALS, TimeseriesInterval } from '../time-buckets';
 import { IsAnalyticsDate } from './is-analytics-date';
 
-export const TIMESERIES_GROUPS = ['none', 'country', 'device', 'network', 'outcome'] as const;
+export const TIMESERIES_GROUPS = [
+  'none',
+  'country',
+  'device',
+  'network',
+  'outcome',
+  'source',
+] as const;
 export type TimeseriesGroup = (typeof TIMESERIES_GROUPS)[number];
 
 export const TIMESERIES_METRICS = ['clicks', 'conversions', 'commissionUsd'] as const;
@@ -46,13 +53,17 @@ export class TimeseriesQuery {
     enum: TIMESERIES_METRICS,
     default: 'clicks',
     description:
-      'What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` is for clicks only)',
+      'What each bucket counts: counted clicks, standing conversions, or approved plus pending commission in USD (both by the day or hour of the order’s first status; `groupBy=outcome` and `groupBy=source` are for clicks only)',
   })
   @IsOptional()
   @IsIn(TIMESERIES_METRICS, { message: `metric must be one of ${TIMESERIES_METRICS.join(', ')}` })
   metric?: TimeseriesMetric;
 
-  @ApiPropertyOptional({ enum: TIMESERIES_GROUPS, default: 'none' })
+  @ApiPropertyOptional({
+    enum: TIMESERIES_GROUPS,
+    default: 'none',
+    description: 'One series per group; `source`: `qr` (QR code scans) and `link` (the rest)',
+  })
   @IsOptional()
   @IsIn(TIMESERIES_GROUPS, { message: `groupBy must be one of ${TIMESERIES_GROUPS.join(', ')}` })
   groupBy?: TimeseriesGroup;

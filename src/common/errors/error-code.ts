@@ -63,6 +63,14 @@ export enum ErrorCode {
   POSTBACK_TOKEN_INVALID = 'POSTBACK_TOKEN_INVALID',
   /** A conversion whose click id is a click of another creator or environment. */
   CLICK_NOT_IN_SCOPE = 'CLICK_NOT_IN_SCOPE',
+  /** Branded domains (docs/domains.md). */
+  DOMAIN_NOT_FOUND = 'DOMAIN_NOT_FOUND',
+  /** The plan's count of branded domains per account and environment is reached. */
+  DOMAIN_LIMIT_REACHED = 'DOMAIN_LIMIT_REACHED',
+  /** The hostname is this scope's already, or verified by another account. */
+  DOMAIN_TAKEN = 'DOMAIN_TAKEN',
+  /** A live link of the domain already has this slug. */
+  SLUG_TAKEN = 'SLUG_TAKEN',
 }
 
 /** A new code does not compile until it has a status here. */
@@ -108,4 +116,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.WEBHOOK_LIMIT_REACHED]: HttpStatus.FORBIDDEN,
   [ErrorCode.POSTBACK_TOKEN_INVALID]: HttpStatus.UNAUTHORIZED,
   [ErrorCode.CLICK_NOT_IN_SCOPE]: HttpStatus.FORBIDDEN,
+  [ErrorCode.DOMAIN_NOT_FOUND]: HttpStatus.NOT_FOUND,
+  [ErrorCode.DOMAIN_LIMIT_REACHED]: HttpStatus.FORBIDDEN,
+  [ErrorCode.DOMAIN_TAKEN]: HttpStatus.CONFLICT,
+  [ErrorCode.SLUG_TAKEN]: HttpStatus.CONFLICT,
 };

@@ -13,8 +13,10 @@ import {
 } from 'class-validator';
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
+import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
 import { IsExpiredUrl, IsExpiresAt, IsMaxClicks } from './link-limits.dto';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** CreateLinkRequest [S] (plus the [G] `notes`): the routing fields and the link's own. */
@@ -91,6 +93,14 @@ export class CreateLinkDto extends RouteFieldsDto {
   @IsAttributionFlag()
   attribution?: boolean | null;
 
+  @IsLinkDomain(false)
+  domain?: string;
+
+  @IsLinkSlug(false)
+  slug?: string;
+
+  @IsRedirectRules({ isNullable: false })
+  rules?: RedirectRuleDto[];
   @IsExpiresAt(false)
   expiresAt?: string;
 

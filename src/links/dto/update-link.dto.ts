@@ -17,6 +17,8 @@ import { NETWORK_IDS } from '../../networks/network-ids';
 import { ROUTING_PRESET_IDS, RoutingPresetId } from '../../routing/engine/routing-types';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { IsAttributionFlag, IsForwardQueryFlag } from './create-link.dto';
+import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
+import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { IsExpiredUrl, IsExpiresAt, IsMaxClicks } from './link-limits.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
@@ -96,6 +98,14 @@ export class UpdateLinkDto {
   @IsAttributionFlag()
   attribution?: boolean | null;
 
+  @IsLinkDomain(true)
+  domain?: string | null;
+
+  @IsLinkSlug(true)
+  slug?: string | null;
+
+  @IsRedirectRules({ isNullable: true })
+  rules?: RedirectRuleDto[] | null;
   @IsExpiresAt(true)
   expiresAt?: string | null;
 
