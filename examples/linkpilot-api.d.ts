@@ -1189,6 +1189,18 @@ export interface components {
             /** @description Click ids to the networks for this link; null follows the creator's setting (README: Conversions) */
             attribution: boolean | null;
             /**
+             * Format: date-time
+             * @example 2099-12-31T23:59:59.000Z
+             */
+            expiresAt?: string;
+            /** @example 500 */
+            maxClicks?: number;
+            /**
+             * Format: uri
+             * @description Where visitors go past expiresAt or maxClicks; without it they get 410
+             */
+            expiredUrl?: string;
+            /**
              * @description Outcome at creation
              * @enum {string}
              */
@@ -1318,6 +1330,23 @@ export interface components {
             slug?: string;
             /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md) */
             rules?: components["schemas"]["RedirectRuleDto"][];
+            /**
+             * Format: date-time
+             * @description The instant the link expires (in the future): visitors then go to expiredUrl, or get 410
+             * @example 2099-12-31T23:59:59Z
+             */
+            expiresAt?: string;
+            /**
+             * @description Counted clicks after which the link is capped: visitors then go to expiredUrl, or get 410. Exact across nodes. On PATCH, a value at or below the clicks already counted caps the link at once, a higher one reopens it
+             * @example 500
+             */
+            maxClicks?: number;
+            /**
+             * Format: uri
+             * @description Where visitors go once the link has expired or reached maxClicks, canonicalised and routed like the link (affiliate tags apply); without it they get 410
+             * @example https://www.amazon.com/dp/B0CHX1W1XY
+             */
+            expiredUrl?: string;
         };
         ApiErrorBody: {
             /** @enum {string} */
@@ -1436,6 +1465,23 @@ export interface components {
             slug?: string | null;
             /** @description Ordered redirect rules: the first whose conditions all hold picks the destination (docs/redirect-rules.md). Replaces the whole list; null or [] removes every rule */
             rules?: components["schemas"]["RedirectRuleDto"][] | null;
+            /**
+             * Format: date-time
+             * @description The instant the link expires; a past instant expires it at once, null removes the expiry
+             * @example 2099-12-31T23:59:59Z
+             */
+            expiresAt?: string | null;
+            /**
+             * @description Counted clicks after which the link is capped: visitors then go to expiredUrl, or get 410. Exact across nodes. On PATCH, a value at or below the clicks already counted caps the link at once, a higher one reopens it; null removes the cap
+             * @example 500
+             */
+            maxClicks?: number | null;
+            /**
+             * Format: uri
+             * @description Where visitors go once the link has expired or reached maxClicks, canonicalised and routed like the link (affiliate tags apply); without it they get 410. null removes it
+             * @example https://www.amazon.com/dp/B0CHX1W1XY
+             */
+            expiredUrl?: string | null;
         };
         DeleteLinkResponse: {
             linkId: string;
@@ -1456,6 +1502,12 @@ export interface components {
             creator_rate_limited: number;
             /** @description A Free plan past its included clicks */
             quota_exhausted: number;
+            /** @description A link past its expiresAt */
+            link_expired: number;
+            /** @description A link that had counted its maxClicks */
+            click_cap_reached: number;
+            /** @description A capped link's visitor while Redis was unreachable (never counted then) */
+            cap_unverified: number;
         };
         RevenueNotEarnedResponse: {
             creator_rate_limited: number;

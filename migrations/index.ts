@@ -22,6 +22,7 @@ import { ClickRollupLinkDeltas1764620000000 } from './1764620000000-click-rollup
 import { PlanOperatorEdits1764640000000 } from './1764640000000-plan-operator-edits';
 import { BrandedDomains1764700000000 } from './1764700000000-branded-domains';
 import { RedirectRules1764710000000 } from './1764710000000-redirect-rules';
+import { LinkExpiry1764720000000 } from './1764720000000-link-expiry';
 import { ClickSources1764730000000 } from './1764730000000-click-sources';
 
 /** Every migration, in order. Listed as classes (not globs) so the same list runs from ts and dist. */
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   PlanOperatorEdits1764640000000,
   BrandedDomains1764700000000,
   RedirectRules1764710000000,
+  LinkExpiry1764720000000,
   ClickSources1764730000000,
 ];

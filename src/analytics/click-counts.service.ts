@@ -16,4 +16,12 @@ export class ClickCountsService {
   countSince(creatorId: string, environment: KeyEnvironment, periodStart: string): Promise<number> {
     return this.rollups.countSince(creatorId, environment, periodStart);
   }
+
+  /**
+   * All the clicks of one link stored so far: what a capped link's counter is rebuilt from
+   * (docs/edge.md "Expiry and click caps"); on the serving pool, like countSince.
+   */
+  countOfLink(creatorId: string, environment: KeyEnvironment, linkId: string): Promise<number> {
+    return this.rollups.countOfLink(creatorId, environment, linkId);
+  }
 }

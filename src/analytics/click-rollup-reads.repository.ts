@@ -306,4 +306,18 @@ export class ClickRollupReadsRepository {
     );
     return Number(rows[0]?.clicks ?? 0);
   }
+
+  /** All the clicks of one link, from the link rollup; on the serving pool, like countSince. */
+  async countOfLink(
+    creatorId: string,
+    environment: KeyEnvironment,
+    linkId: string,
+  ): Promise<number> {
+    const rows = await this.serving.query<{ clicks: string | number }[]>(
+      `SELECT coalesce(sum(clicks), 0)::bigint AS clicks FROM click_rollup_links_all
+        WHERE creator_id = $1 AND environment = $2 AND link_id = $3`,
+      [creatorId, environment, linkId],
+    );
+    return Number(rows[0]?.clicks ?? 0);
+  }
 }

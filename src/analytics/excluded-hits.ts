@@ -8,6 +8,11 @@ export const EXCLUDED_HIT_REASONS = [
   'ip_rate_limited',
   'creator_rate_limited',
   'quota_exhausted',
+  // Expiry and click caps (docs/edge.md "Expiry and click caps"): a visitor of an expired or
+  // capped link, and a capped link's visitor while Redis could not say (never counted then).
+  'link_expired',
+  'click_cap_reached',
+  'cap_unverified',
 ] as const;
 export type ExcludedHitReason = (typeof EXCLUDED_HIT_REASONS)[number];
 

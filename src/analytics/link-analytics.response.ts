@@ -16,6 +16,14 @@ export class ExcludedHitsResponse {
   creator_rate_limited: number;
   @ApiProperty({ minimum: 0, description: 'A Free plan past its included clicks' })
   quota_exhausted: number;
+  @ApiProperty({ minimum: 0, description: 'A link past its expiresAt' }) link_expired: number;
+  @ApiProperty({ minimum: 0, description: 'A link that had counted its maxClicks' })
+  click_cap_reached: number;
+  @ApiProperty({
+    minimum: 0,
+    description: "A capped link's visitor while Redis was unreachable (never counted then)",
+  })
+  cap_unverified: number;
 }
 
 /** What the real visitors among the excluded hits would have earned (their routes' EPC). */

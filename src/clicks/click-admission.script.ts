@@ -4,8 +4,8 @@ import { AdmissionVerdict, admitClickInMemory, ClickAdmissionRequest } from './c
 import { bucketKeyOf } from './edge-keys';
 
 /** Keys and arguments one click takes in either script (clickAdmissionKeys, clickAdmissionArgs). */
-const KEYS_PER_CLICK = 8;
-const ARGS_PER_CLICK = 11;
+const KEYS_PER_CLICK = 9;
+const ARGS_PER_CLICK = 13;
 
 /**
  * The rules of click-admission.ts as one atomic script: in Lua for Redis, and as its twin
@@ -14,10 +14,12 @@ const ARGS_PER_CLICK = 11;
  * six Redis calls. `admit(k, a)` reads one click's keys from KEYS[k+1] and its arguments from
  * ARGV[a+1], so the one-click and the batched script share it.
  * A click's KEYS: ip bucket, ip previous bucket, creator bucket, creator previous bucket,
- * quota, stream, link-day and creator-day unique-visitor HyperLogLogs.
+ * quota, stream, link-day and creator-day unique-visitor HyperLogLogs, the link's cap counter
+ * (the stream key again for a link without a cap: never touched then).
  * Its ARGV: nowMs, windowMs, ipLimit, creatorLimit, includedClicks, hardCap (1/0), quotaSeed
  * ('' when unknown), quotaTtlSeconds, record, visitor hash ('' when unknown), unique-visitor
- * TTL seconds. A click's answer: verdict, used.
+ * TTL seconds, maxClicks ('' without a cap), cap seed ('' when unknown). A click's answer:
+ * verdict, used. A cap counter lives as long as a quota counter after its last click.
  */
 const ADMIT_ONE_LUA = `
 -- elapsed: the share of the current bucket already past, as slidingCount computes it.
@@ -37,6 +39,17 @@ local function admit(k, a)
     used = redis.call('GET', KEYS[k + 5])
   end
   used = tonumber(used)
+  local cap = ARGV[a + 12]
+  if cap ~= '' then
+    -- A capped link refuses before the windows: it is gone for every visitor alike.
+    local linkClicks = redis.call('GET', KEYS[k + 9])
+    if not linkClicks then
+      if ARGV[a + 13] == '' then return 'cap_missing', used end
+      redis.call('SET', KEYS[k + 9], ARGV[a + 13], 'EX', ARGV[a + 8], 'NX')
+      linkClicks = redis.call('GET', KEYS[k + 9])
+    end
+    if tonumber(linkClicks) >= tonumber(cap) then return 'capped', used end
+  end
   if sliding(values[1], values[2], elapsed) >= tonumber(ARGV[a + 3]) then return 'ip_limited', used end
   if sliding(values[3], values[4], elapsed) >= tonumber(ARGV[a + 4]) then
     return 'creator_limited', used
@@ -46,6 +59,10 @@ local function admit(k, a)
   if redis.call('INCR', KEYS[k + 3]) == 1 then redis.call('PEXPIRE', KEYS[k + 3], 2 * window) end
   used = redis.call('INCR', KEYS[k + 5])
   redis.call('XADD', KEYS[k + 6], '*', 'c', ARGV[a + 9])
+  if cap ~= '' then
+    redis.call('INCR', KEYS[k + 9])
+    redis.call('EXPIRE', KEYS[k + 9], ARGV[a + 8])
+  end
   local visitor = ARGV[a + 10]
   if visitor ~= '' then
     -- PFADD answers 1 when the estimate changed: only then is the expiry set again.
@@ -106,8 +123,9 @@ function admitOneInMemory(
 ): [AdmissionVerdict, number] {
   const keys = allKeys.slice(keyOffset, keyOffset + KEYS_PER_CLICK);
   const args = allArgs.slice(argOffset, argOffset + ARGS_PER_CLICK);
-  const [ipBucket, ipPrevious, creatorBucket, creatorPrevious, quota, stream, ...visitorSets] =
-    keys;
+  const [ipBucket, ipPrevious, creatorBucket, creatorPrevious, quota, stream, ...rest] = keys;
+  const visitorSets = rest.slice(0, 2);
+  const capKey = rest[2];
   const nowMs = Number(args[0]);
   const windowMs = Number(args[1]);
   const quotaSeed = String(args[6]);
@@ -115,6 +133,16 @@ function admitOneInMemory(
   if (used === null && quotaSeed !== '') {
     data.setString(quota, quotaSeed, { ttlMs: Number(args[7]) * 1000, onlyIfAbsent: true });
     used = data.getString(quota);
+  }
+  const maxClicks = String(args[11]) === '' ? null : Number(args[11]);
+  const quotaTtlMs = Number(args[7]) * 1000;
+  let linkClicks: string | null = null;
+  if (maxClicks !== null && used !== null) {
+    linkClicks = data.getString(capKey);
+    if (linkClicks === null && String(args[12]) !== '') {
+      data.setString(capKey, String(args[12]), { ttlMs: quotaTtlMs, onlyIfAbsent: true });
+      linkClicks = data.getString(capKey);
+    }
   }
   const bucket = Math.floor(nowMs / windowMs);
   const bucketsOf = (current: string, previous: string): Map<number, number> =>
@@ -127,6 +155,7 @@ function admitOneInMemory(
       ipBuckets: bucketsOf(ipBucket, ipPrevious),
       creatorBuckets: bucketsOf(creatorBucket, creatorPrevious),
       used: used === null ? null : Number(used),
+      linkClicks: linkClicks === null ? null : Number(linkClicks),
     },
     {
       nowMs,
@@ -135,6 +164,7 @@ function admitOneInMemory(
       creatorLimit: Number(args[3]),
       includedClicks: Number(args[4]),
       isHardCap: String(args[5]) === '1',
+      maxClicks,
     },
   );
   if (decision.verdict !== 'counted') return [decision.verdict, decision.used];
@@ -143,6 +173,10 @@ function admitOneInMemory(
   }
   const counted = data.increment(quota);
   data.appendToStream(stream, String(args[8]));
+  if (maxClicks !== null) {
+    data.increment(capKey);
+    data.expireInMs(capKey, quotaTtlMs);
+  }
   const visitorHash = String(args[9]);
   if (visitorHash !== '') {
     for (const key of visitorSets) addVisitorInMemory(data, key, visitorHash, Number(args[10]));
@@ -152,7 +186,8 @@ function admitOneInMemory(
 
 /**
  * The script's keys for a request: both windows' current and previous buckets, quota, stream,
- * both unique-visitor sets. Appended to `into` when given (a batch's list), else a new list.
+ * both unique-visitor sets, the link's cap counter. Appended to `into` when given (a batch's
+ * list), else a new list.
  */
 export function clickAdmissionKeys(request: ClickAdmissionRequest, into: string[] = []): string[] {
   const { keys, nowMs, windowMs } = request;
@@ -166,6 +201,7 @@ export function clickAdmissionKeys(request: ClickAdmissionRequest, into: string[
     keys.stream,
     request.uniqueVisitor.linkKey,
     request.uniqueVisitor.creatorKey,
+    request.linkCap?.key ?? keys.stream,
   );
   return into;
 }
@@ -187,6 +223,8 @@ export function clickAdmissionArgs(
     request.record,
     request.uniqueVisitor.hash ?? '',
     request.uniqueVisitor.ttlSeconds,
+    request.linkCap?.maxClicks ?? '',
+    request.linkCap?.seed ?? '',
   );
   return into;
 }

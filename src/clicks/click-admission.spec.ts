@@ -96,4 +96,55 @@ describe(admitClickInMemory.name, () => {
       'counted',
     );
   });
+
+  it('should ask for the link seed, then stop a capped link at its maxClicks before any window', () => {
+    const capped = { ...fresh(), linkClicks: null as number | null };
+    expect(admitClickInMemory(capped, { ...request, maxClicks: 2 })).toEqual({
+      verdict: 'cap_missing',
+      used: 0,
+    });
+    capped.linkClicks = 1;
+    expect(admitClickInMemory(capped, { ...request, maxClicks: 2 })).toEqual({
+      verdict: 'counted',
+      used: 1,
+    });
+    expect(capped.linkClicks).toBe(2);
+    // Capped even for an address over its window: the link is gone for everyone alike.
+    capped.ipBuckets = new Map([[T0 / WINDOW_MS, 99]]);
+    expect(admitClickInMemory(capped, { ...request, maxClicks: 2 })).toEqual({
+      verdict: 'capped',
+      used: 1,
+    });
+    // Raising the cap reopens the link; a link without a cap never reads its counter.
+    capped.ipBuckets = new Map();
+    expect(admitClickInMemory(capped, { ...request, maxClicks: 3 }).verdict).toBe('counted');
+    expect(admitClickInMemory({ ...fresh(), linkClicks: null }, request).verdict).toBe('counted');
+  });
+
+  it('should never count more clicks than maxClicks, whatever the traffic and windows', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(fc.integer({ min: 0, max: 3 * WINDOW_MS }), { maxLength: 120 }),
+        (maxClicks, seed, offsets) => {
+          const state = { ...fresh(), linkClicks: seed as number | null };
+          let counted = 0;
+          for (const offset of [...offsets].sort((a, b) => a - b)) {
+            state.ipBuckets = new Map();
+            const answer = admitClickInMemory(state, {
+              ...request,
+              nowMs: T0 + offset,
+              creatorLimit: 1000,
+              maxClicks,
+            });
+            if (answer.verdict === 'counted') counted += 1;
+          }
+          // The windows never refuse here: every click up to the cap counts, none past it.
+          expect(counted).toBe(Math.min(Math.max(maxClicks - seed, 0), offsets.length));
+          expect(state.linkClicks).toBe(seed + counted);
+        },
+      ),
+    );
+  });
 });

@@ -28,10 +28,34 @@ export interface ClickAdmissionRequest {
    * creator-day, analytics/unique-visitors.ts); `hash` null when the day's secret is unknown.
    */
   uniqueVisitor: { hash: string | null; linkKey: string; creatorKey: string; ttlSeconds: number };
+  /** The link's click cap; absent or null for a link without one (nothing more is done). */
+  linkCap?: LinkCapRequest | null;
+}
+
+/**
+ * A capped link's counter (docs/edge.md "Expiry and click caps"): checked before the windows
+ * and counted with the click, in the same script, so no node counts past the cap.
+ */
+interface LinkCapRequest {
+  /** The link's counter (linkCapKeyOf: its creator's hash tag, so the same slot). */
+  key: string;
+  maxClicks: number;
+  /**
+   * PostgreSQL's count of the link's clicks, to rebuild a missing counter; null when not
+   * looked up yet: a missing counter then answers `cap_missing` and nothing is recorded.
+   */
+  seed: number | null;
 }
 
 export type AdmissionVerdict =
-  'counted' | 'ip_limited' | 'creator_limited' | 'quota_exhausted' | 'quota_missing';
+  | 'counted'
+  | 'ip_limited'
+  | 'creator_limited'
+  | 'quota_exhausted'
+  | 'quota_missing'
+  /** The link has counted its maxClicks: nothing counted, the visitor is sent on as expired. */
+  | 'capped'
+  | 'cap_missing';
 
 export interface ClickAdmissionResult {
   verdict: AdmissionVerdict;
@@ -68,13 +92,22 @@ export function admitClickInMemory(
     ipBuckets: Map<number, number>;
     creatorBuckets: Map<number, number>;
     used: number | null;
+    /** A capped link's counted clicks; null when its counter is missing. */
+    linkClicks?: number | null;
   },
   request: Pick<
     ClickAdmissionRequest,
     'nowMs' | 'windowMs' | 'ipLimit' | 'creatorLimit' | 'includedClicks' | 'isHardCap'
-  >,
+  > & { maxClicks?: number | null },
 ): ClickAdmissionResult {
   if (state.used === null) return { verdict: 'quota_missing', used: 0 };
+  const maxClicks = request.maxClicks ?? null;
+  if (maxClicks !== null) {
+    // A capped link refuses before the windows: it is gone for every visitor alike.
+    const linkClicks = state.linkClicks ?? null;
+    if (linkClicks === null) return { verdict: 'cap_missing', used: state.used };
+    if (linkClicks >= maxClicks) return { verdict: 'capped', used: state.used };
+  }
   const { nowMs, windowMs } = request;
   if (slidingCount(state.ipBuckets, nowMs, windowMs) >= request.ipLimit) {
     return { verdict: 'ip_limited', used: state.used };
@@ -88,5 +121,6 @@ export function admitClickInMemory(
   addToBuckets(state.ipBuckets, nowMs, windowMs);
   addToBuckets(state.creatorBuckets, nowMs, windowMs);
   state.used += 1;
+  if (maxClicks !== null) state.linkClicks = (state.linkClicks ?? 0) + 1;
   return { verdict: 'counted', used: state.used };
 }

@@ -20,8 +20,12 @@ import { ClickSpool } from './click-spool';
  */
 const UNKNOWN_SEED_TTL_SECONDS = 10;
 
-/** A click's fate during an outage: as the script decides it, or served but not recorded. */
-export type OutageAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrecorded';
+/**
+ * A click's fate during an outage: as the script decides it, served but not recorded, or
+ * (`cap_unverified`) a capped link's click, never counted here.
+ */
+export type OutageAdmission =
+  Exclude<AdmissionVerdict, 'quota_missing' | 'cap_missing'> | 'unrecorded' | 'cap_unverified';
 
 /**
  * Click admission while Redis is unreachable (QuotaService.admitClick's failure branch): the
@@ -36,6 +40,11 @@ export type OutageAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unre
  * outage: replay adds it to the unique-visitor counts. A usage warning (80%, 100%) whose
  * threshold is crossed by clicks counted here is not sent: replay raises the counter by many
  * clicks at once, and no click sees the threshold value.
+ *
+ * A capped link's click is not counted here at all (`cap_unverified`): each node would seed
+ * the link's counter from the same PostgreSQL count and count on its own, so together they
+ * could pass the cap. Nor is the link treated as expired, as it may be far below its cap.
+ * Its visitors go to the original URL uncounted, as a Free creator's at quota do.
  */
 @Injectable()
 export class ClickOutageAdmission implements OnModuleDestroy {
@@ -65,6 +74,7 @@ export class ClickOutageAdmission implements OnModuleDestroy {
     creatorId: string,
     environment: KeyEnvironment,
   ): Promise<OutageAdmission> {
+    if (request.linkCap) return 'cap_unverified';
     const inProcess: ClickAdmissionRequest = {
       ...request,
       uniqueVisitor: { ...request.uniqueVisitor, hash: null },
@@ -78,7 +88,7 @@ export class ClickOutageAdmission implements OnModuleDestroy {
           : { ...inProcess, quotaSeed: seed },
       );
     }
-    if (verdict === 'quota_missing') return 'unrecorded';
+    if (verdict === 'quota_missing' || verdict === 'cap_missing') return 'unrecorded';
     if (verdict !== 'counted') return verdict;
     // The script's twin appended the record to this store's stream: the spool is its home now.
     void this.local.deleteKeys([request.keys.stream]);

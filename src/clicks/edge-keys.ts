@@ -60,3 +60,11 @@ export function quotaCounterKey(
 
 /** The key of one minute bucket of a window key (same hash tag, so the same slot). */
 export const bucketKeyOf = (windowKey: string, bucket: number): string => `${windowKey}:${bucket}`;
+
+/**
+ * A capped link's counted clicks (docs/edge.md "Expiry and click caps"), beside its creator's
+ * other edge keys (the same hash tag), so the admission script checks and counts it with the
+ * click. All-time, rebuilt from PostgreSQL's count of the link's clicks when missing.
+ */
+export const linkCapKeyOf = (creatorId: string, linkId: string): string =>
+  `edge:${shardTagOf(edgeShardOf(creatorId))}:cap:${linkId}`;

@@ -21,9 +21,12 @@ import {
   CLICK_BATCH_ADMISSION_SCRIPT,
   clickBatchKeysAndArgs,
 } from './click-admission.script';
-import { edgeKeysOf, quotaCounterKey } from './edge-keys';
+import { edgeKeysOf, linkCapKeyOf, quotaCounterKey } from './edge-keys';
 import type { ClickUsage } from '../account/click-usage';
 import type { PlanId } from '../account/plan.entity';
+
+const isSeedMissing = (verdict: AdmissionVerdict): verdict is 'quota_missing' | 'cap_missing' =>
+  verdict === 'quota_missing' || verdict === 'cap_missing';
 
 /** Edge redirector limits (SPEC "Edge redirector limits"). */
 export const EDGE_WINDOW_MS = 60_000;
@@ -54,10 +57,16 @@ export interface ClickToAdmit {
   visitorHash: string | null;
   /** The click record, serialised, for the click stream. */
   record: string;
+  /** The link's click cap; null: none (docs/edge.md "Expiry and click caps"). */
+  maxClicks: number | null;
 }
 
-/** A click's fate: counted, refused by a window or the quota, or served uncounted (store down). */
-export type ClickAdmission = Exclude<AdmissionVerdict, 'quota_missing'> | 'unrecorded';
+/**
+ * A click's fate: counted, refused by a window, the quota or the link's cap, or served
+ * uncounted (store down; `cap_unverified`: a capped link's click while Redis is unreachable).
+ */
+export type ClickAdmission =
+  Exclude<AdmissionVerdict, 'quota_missing' | 'cap_missing'> | 'unrecorded' | 'cap_unverified';
 
 /**
  * The creator's monthly click quota and the edge windows in front of it: one owner for the
@@ -108,7 +117,7 @@ export class QuotaService implements ClickUsage {
       click.linkId,
       clickDayOf(nowMs),
     );
-    const request: ClickAdmissionRequest = {
+    let request: ClickAdmissionRequest = {
       keys: edgeKeysOf(creator.creatorId, environment, click.clientIp, period.id),
       nowMs,
       windowMs: EDGE_WINDOW_MS,
@@ -125,20 +134,25 @@ export class QuotaService implements ClickUsage {
         creatorKey: visitorSets.creator,
         ttlSeconds: UNIQUE_VISITORS_TTL_SECONDS,
       },
+      linkCap:
+        click.maxClicks === null
+          ? null
+          : {
+              key: linkCapKeyOf(creator.creatorId, click.linkId),
+              maxClicks: click.maxClicks,
+              seed: null,
+            },
     };
     try {
       let [verdict, used] = await this.admissions.admit(request);
-      if (verdict === 'quota_missing') {
-        // First click of the period on this Redis (or Redis lost its data): seed the counter
-        // from PostgreSQL's count, never from zero, then admit for real.
-        const quotaSeed = await this.clickCounts.countSince(
-          creator.creatorId,
-          environment,
-          period.start,
-        );
-        [verdict, used] = await this.admissions.admit({ ...request, quotaSeed });
-        if (verdict === 'quota_missing') return 'unrecorded';
+      // Seeds asked for one at a time: the quota's, then a capped link's (each at most once).
+      for (let asked = 0; asked < 2 && isSeedMissing(verdict); asked++) {
+        // First click of the period (or of a capped link) on this Redis, or Redis lost its
+        // data: seed the counter from PostgreSQL's count, never from zero, then admit for real.
+        request = await this.withSeedFor(verdict, request, creator.creatorId, click, period);
+        [verdict, used] = await this.admissions.admit(request);
       }
+      if (isSeedMissing(verdict)) return 'unrecorded';
       if (verdict === 'counted') this.warnOnThreshold(creator, environment, used, period);
       return verdict;
     } catch (error) {
@@ -149,6 +163,22 @@ export class QuotaService implements ClickUsage {
       }
       return this.outage.admit(request, creator.creatorId, environment);
     }
+  }
+
+  /** The request with the seed the script asked for, counted by PostgreSQL. */
+  private async withSeedFor(
+    verdict: AdmissionVerdict,
+    request: ClickAdmissionRequest,
+    creatorId: string,
+    click: ClickToAdmit,
+    period: BillingPeriod,
+  ): Promise<ClickAdmissionRequest> {
+    if (verdict === 'cap_missing' && request.linkCap) {
+      const seed = await this.clickCounts.countOfLink(creatorId, click.environment, click.linkId);
+      return { ...request, linkCap: { ...request.linkCap, seed } };
+    }
+    const quotaSeed = await this.clickCounts.countSince(creatorId, click.environment, period.start);
+    return { ...request, quotaSeed };
   }
 
   /**

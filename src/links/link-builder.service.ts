@@ -7,6 +7,8 @@ import type { RoutingReason } from '../routing/engine';
 import { RoutingContext, RoutingService } from '../routing/routing.service';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { toNetworkOverride } from './dto/network-override.dto';
+import { routeDestination } from './link-destination';
+import { newLinkLimits } from './link-limits';
 import { LinkEntity } from './link.entity';
 import { LinksRepository } from './links.repository';
 import { toStoredRules } from './redirect-rule-writer';
@@ -78,6 +80,16 @@ export class LinkBuilderService {
       ...request,
       networkOverride: pin,
     });
+    // Routed like the link, without its pin (it names the link's merchant's network).
+    const expiredDestination = request.expiredUrl
+      ? routeDestination(this.routing, context, request.expiredUrl, {
+          preset: request.preset,
+          category: request.category,
+          utmOverride: request.utmOverride,
+          visitorCountry: request.visitorCountry,
+          deviceType: request.deviceType,
+        })
+      : null;
     return this.links.create({
       id: newUlid(context.nowMs),
       creatorId: scope.creatorId,
@@ -119,6 +131,8 @@ export class LinkBuilderService {
       updatedAt: nowDate,
       deletedAt: null,
       rules,
+      ...newLinkLimits(request, context.nowMs),
+      expiredDestination,
     });
   }
 }

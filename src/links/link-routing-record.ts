@@ -11,6 +11,7 @@ import type {
 } from '../routing/engine/routing-types';
 import type { LinkEntity } from './link.entity';
 import type { StoredRedirectRule } from './redirect-rule';
+import { LinkLimits, linkLimitsOf } from './link-limits';
 
 /**
  * What the edge needs of a link (links own the table; the edge reads it through
@@ -51,6 +52,8 @@ export interface LinkRoutingRecord {
   };
   /** Redirect rules (docs/redirect-rules.md); absent when the link has none. */
   rules?: StoredRedirectRule[];
+  /** Expiry and click cap (link-limits.ts); absent when the link has neither. */
+  limits?: LinkLimits;
 }
 
 /**
@@ -82,6 +85,9 @@ export const LINK_ROUTING_FIELDS = [
   'confidenceFactor',
   'deepLinkUsed',
   'rules',
+  'expiresAt',
+  'maxClicks',
+  'expiredDestination',
 ] as const satisfies readonly (keyof LinkEntity)[];
 
 export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[number]>;
@@ -90,6 +96,12 @@ export type LinkRoutingFields = Pick<LinkEntity, (typeof LINK_ROUTING_FIELDS)[nu
 const NEVER_ROUTED_REASON: RoutingReason = 'passthrough_requested';
 
 export function toLinkRoutingRecord(link: LinkRoutingFields): LinkRoutingRecord {
+  const record = routingRecordOf(link);
+  const limits = linkLimitsOf(link);
+  return limits === undefined ? record : { ...record, limits };
+}
+
+function routingRecordOf(link: LinkRoutingFields): LinkRoutingRecord {
   return {
     linkId: link.id,
     version: `${link.updatedAt.getTime()}|${link.deepLinkStatus}|${link.healthStatus}`,

@@ -4,6 +4,7 @@ import { numericTransformer } from '../database/column-transformers';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
 import type { NetworkId } from '../networks/network-ids';
 import type { StoredRedirectRule } from './redirect-rule';
+import type { LinkDestination } from './link-destination';
 
 import type {
   DeepLinkStatus,
@@ -182,4 +183,14 @@ export class LinkEntity {
   /** Redirect rules, in order, each with its routed destination; null: none. */
   @Column({ type: 'jsonb', nullable: true })
   rules: StoredRedirectRule[] | null;
+  // Expiry and click caps (docs/edge.md "Expiry and click caps"): null where unused.
+  @Column({ name: 'expires_at', type: 'timestamptz', precision: 3, nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'max_clicks', type: 'integer', nullable: true })
+  maxClicks: number | null;
+
+  /** Where visitors go past either: the expired URL and its route; null answers 410. */
+  @Column({ name: 'expired_destination', type: 'jsonb', nullable: true })
+  expiredDestination: LinkDestination | null;
 }

@@ -1,5 +1,6 @@
 import type { RoutingTrace } from '../routing/engine';
 import type { LinkEntity } from './link.entity';
+import { linkLimitsResponseOf } from './link-limits';
 import type { LinkResponse, LinkSummaryResponse } from './link.response';
 import { toRuleView } from './redirect-rule';
 
@@ -81,6 +82,7 @@ export function toLinkResponse(link: LinkEntity, redirectBaseUrl: string): LinkR
     notes: link.notes,
     forwardQuery: link.forwardQuery,
     attribution: link.attribution,
+    ...linkLimitsResponseOf(link),
     outcome: link.passthroughEnabled ? 'passthrough' : link.outcome,
     crcTrace: link.crcTrace as unknown as RoutingTrace,
     ...(link.rules !== null ? { rules: link.rules.map(toRuleView) } : {}),

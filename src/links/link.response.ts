@@ -108,6 +108,16 @@ export class LinkResponse extends LinkSummaryResponse {
       "Click ids to the networks for this link; null follows the creator's setting (README: Conversions)",
   })
   attribution: boolean | null;
+  // Expiry and click caps (docs/edge.md "Expiry and click caps"): present when set.
+  @ApiPropertyOptional({ format: 'date-time', example: '2099-12-31T23:59:59.000Z' })
+  expiresAt?: string;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 500 })
+  maxClicks?: number;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Where visitors go past expiresAt or maxClicks; without it they get 410',
+  })
+  expiredUrl?: string;
   @ApiProperty({ enum: ['routed', 'fallback', 'passthrough'], description: 'Outcome at creation' })
   outcome: string;
   @ApiProperty({ type: RoutingTraceResponse, description: '[G] the routing trace at creation' })

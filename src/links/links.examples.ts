@@ -46,6 +46,15 @@ export const CREATE_LINK_EXAMPLES = {
       ],
     },
   },
+  limitedOffer: {
+    summary: 'A limited offer: it ends at an instant or after 1,000 clicks, then sends visitors on',
+    value: {
+      originalUrl: 'https://www.amazon.com/dp/B09B8V1LZ3',
+      expiresAt: '2099-12-31T23:59:59Z',
+      maxClicks: 1000,
+      expiredUrl: 'https://www.amazon.com/dp/B0CHX1W1XY',
+    },
+  },
 };
 
 export const BULK_CREATE_LINKS_EXAMPLES = {
@@ -74,6 +83,10 @@ export const UPDATE_LINK_EXAMPLES = {
     value: {
       rules: [{ destinationUrl: 'https://www.amazon.com/dp/B0BDHWDR12', countries: ['DE', 'AT'] }],
     },
+  },
+  capClicks: {
+    summary: 'Cap the link at 500 counted clicks and drop its expiry (410 once capped)',
+    value: { maxClicks: 500, expiresAt: null, expiredUrl: null },
   },
 };
 

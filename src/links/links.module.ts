@@ -11,6 +11,7 @@ import { LinkBuilderService } from './link-builder.service';
 import { LinkBrandingService } from './link-branding.service';
 import { LinkEntity } from './link.entity';
 import { LinkEventsService } from './link-events.service';
+import { LinkLimitsService } from './link-limits.service';
 import { LinkProbeStatesRepository } from './link-probe-states.repository';
 import { LinkProbeStatesService } from './link-probe-states.service';
 import { LinksController } from './links.controller';
@@ -33,6 +34,7 @@ import { LinksService } from './links.service';
     LinkBrandingService,
     LinkEventsService,
     LinksService,
+    LinkLimitsService,
     LinkProbeStatesRepository,
     LinkProbeStatesService,
     CommissionRateChangesService,

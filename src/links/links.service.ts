@@ -27,6 +27,7 @@ import {
   LinkListResponse,
 } from './link.response';
 import { LinkEditor } from './link-editor';
+import { LinkLimitsService } from './link-limits.service';
 import { LinksRepository } from './links.repository';
 import { LinkEventsService } from './link-events.service';
 import { LinkRoutingRecord, toLinkRoutingRecord } from './link-routing-record';
@@ -45,6 +46,7 @@ export class LinksService {
     private readonly events: LinkEventsService,
     private readonly clock: Clock,
     private readonly branding: LinkBrandingService,
+    private readonly limits: LinkLimitsService,
   ) {}
 
   async create(scope: RecordScope, request: CreateLinkDto): Promise<LinkEnvelope> {
@@ -144,9 +146,11 @@ export class LinksService {
       const context = await this.routing.prepare(scope.creatorId, scope.environment);
       link.rules = toStoredRules(this.routing, context, changes.rules, link);
     }
+    const startsCapping = await this.limits.apply(scope, link, changes);
     const saved = await this.links.save(link).catch((error: unknown) => {
       throw this.branding.toSlugTaken(error);
     });
+    if (startsCapping) await this.limits.restartCount(saved);
     await this.events.changed(saved);
     await this.branding.changed(slugBefore, domainSlugOf(saved));
     return { link: toLinkResponse(saved, this.redirect.redirectBaseUrl) };

@@ -6,6 +6,7 @@ const REDIRECT_ANSWERS = [
   ['redirect', 302],
   ['too_many_requests', 429],
   ['not_found', 404],
+  ['gone', 410],
   ['database_unavailable', 503],
   ['internal_error', 500],
 ] as const;
@@ -38,6 +39,7 @@ export class AppMetrics {
     redirect: 0,
     too_many_requests: 0,
     not_found: 0,
+    gone: 0,
     database_unavailable: 0,
     internal_error: 0,
   };

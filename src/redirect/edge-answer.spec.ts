@@ -52,4 +52,15 @@ describe(renderEdgeAnswer.name, () => {
       error: { code: 'DATABASE_UNAVAILABLE', message: expect.any(String), requestId: 'REQ' },
     });
   });
+
+  it('should answer an expired link without an expired URL 410 with a small page, never cached', () => {
+    const rendered = renderEdgeAnswer({ kind: 'gone' }, 'REQ');
+
+    expect(rendered.status).toBe(410);
+    expect(rendered.headers).toEqual({
+      'cache-control': 'private, no-store',
+      'content-type': 'text/html; charset=utf-8',
+    });
+    expect(rendered.body).toContain('This link has expired.');
+  });
 });

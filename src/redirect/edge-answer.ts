@@ -9,6 +9,8 @@ export type EdgeAnswer =
   /** 429 over an edge limit: the original URL in Location and in a small page with a link. */
   | { kind: 'too_many_requests'; location: string; retryAfterSeconds: number }
   | { kind: 'not_found' }
+  /** 410: the link has expired or reached its click cap, and has no expired URL. */
+  | { kind: 'gone' }
   /**
    * 503 with Retry-After: the click needed PostgreSQL (a link or creator not yet cached) and
    * it refused or did not answer in time.
@@ -24,6 +26,9 @@ export interface RenderedEdgeAnswer {
 }
 
 const NO_STORE = 'private, no-store';
+
+const GONE_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>Link expired</title><p>This link has expired.</p>';
 
 /**
  * Retry-After of the edge's 503: shorter than the API's (DATABASE_RETRY_AFTER_SECONDS), as
@@ -86,6 +91,13 @@ export function renderEdgeAnswer(answer: EdgeAnswer, requestId: string): Rendere
     }
     case 'not_found':
       return errorAnswer(404, ErrorCode.LINK_NOT_FOUND, 'No such link.', requestId);
+    case 'gone':
+      // A visitor's browser shows it: a page, not the API's envelope.
+      return {
+        status: 410,
+        headers: { 'cache-control': NO_STORE, 'content-type': 'text/html; charset=utf-8' },
+        body: GONE_PAGE,
+      };
     case 'database_unavailable': {
       const rendered = errorAnswer(
         503,

@@ -30,6 +30,7 @@ import { destinationRecordOf } from '../links/link-destination';
 import { matchingRuleIndex, primaryLanguageOf, ruleDeviceOf, RuleVisitor } from './redirect-rules';
 import { userAgentFacts } from './user-agent';
 import { explorationLaneFor } from './exploration-draw';
+import { isExpiredAt } from '../links/link-limits';
 import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
 
@@ -93,6 +94,10 @@ export class RedirectHandler {
     const found = this.records.find(request.linkId);
     const record = found instanceof Promise ? await found : found;
     if (record === null) return NOT_FOUND;
+    // Expiry and click caps: a link with neither pays this one check.
+    if (record.limits !== undefined && isExpiredAt(record.limits, this.clock.nowMs())) {
+      return this.expiredAnswer(record, request, 'link_expired');
+    }
 
     const edge = this.visitorOf(request);
     if (edge.exclusion !== null) {
@@ -146,6 +151,7 @@ export class RedirectHandler {
         clientIp: request.clientIp,
         visitorHash,
         record: clickRecord,
+        maxClicks: record.limits?.maxClicks ?? null,
       },
       nowMs,
     );
@@ -154,12 +160,35 @@ export class RedirectHandler {
     if (refusal !== undefined) {
       this.excludedHits.record(excludedHitOf(record, refusal, route.normalizedEpcUsd, nowMs));
     }
+    if (admission === 'capped') return this.expiredAnswer(record, request, 'click_cap_reached');
     // Click ids to the networks: the one string append of README "Conversions".
     const location =
       route.subIdUrlPrefix !== null && (record.attribution ?? creator.attribution)
         ? route.subIdUrlPrefix + recordId
         : route.url;
     return answerFor(admission, target, location, request);
+  }
+
+  /**
+   * An expired or capped link's answer (docs/edge.md "Expiry and click caps"): its expired URL,
+   * routed for the visitor like any destination (a bot or preview gets the stored route), or
+   * 410. Nothing is counted; the ledger counts the hit.
+   */
+  private async expiredAnswer(
+    record: LinkRoutingRecord,
+    request: EdgeRequest,
+    reason: ExcludedHitReason,
+  ): Promise<EdgeAnswer> {
+    this.excludedHits.record(excludedHitOf(record, reason, 0, this.clock.nowMs()));
+    const destination = record.limits?.expired ?? null;
+    if (destination === null) return GONE;
+    const profile = this.creators.find(record.creatorId);
+    const creator = profile instanceof Promise ? await profile : profile;
+    if (creator === null) return NOT_FOUND;
+    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
+    const expired = destinationRecordOf(record, destination);
+    const route = this.routeFor(expired, creator, this.visitorOf(request), fx, this.clock.nowMs());
+    return { kind: 'redirect', location: forwardedTo(record, request, route.url) };
   }
 
   /**
@@ -319,7 +348,11 @@ function answerFor(
     case 'unrecorded':
       return { kind: 'redirect', location: forwardedTo(record, request, routed) };
     case 'quota_exhausted':
-      // A Free creator at its quota: the visitor still gets the product, uncounted.
+    case 'cap_unverified':
+    case 'capped':
+      // A Free creator at its quota: the visitor still gets the product, uncounted. So does a
+      // capped link's visitor while Redis cannot say whether it is capped (why:
+      // click-outage-admission.ts). `capped` is answered before, by expiredAnswer.
       return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };
     case 'ip_limited':
     case 'creator_limited':
@@ -332,12 +365,14 @@ function answerFor(
 }
 
 const NOT_FOUND: EdgeAnswer = { kind: 'not_found' };
+const GONE: EdgeAnswer = { kind: 'gone' };
 
 /** The admissions that serve a visitor without counting, and their ledger reason. */
 const ADMISSION_EXCLUSIONS: Partial<Record<ClickAdmission, ExcludedHitReason>> = {
   ip_limited: 'ip_rate_limited',
   creator_limited: 'creator_rate_limited',
   quota_exhausted: 'quota_exhausted',
+  cap_unverified: 'cap_unverified',
 };
 
 function excludedHitOf(

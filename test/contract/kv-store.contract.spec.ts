@@ -13,7 +13,7 @@ import {
   reconciledMarkerKey,
   REPLAY_SPOOLED_CLICK_SCRIPT,
 } from '../../src/clicks/click-spool-replay.script';
-import { edgeKeysOf } from '../../src/clicks/edge-keys';
+import { edgeKeysOf, linkCapKeyOf } from '../../src/clicks/edge-keys';
 import { hitSlidingWindows } from '../../src/rate-limit/sliding-windows';
 import { CLAIM_KEY_SCRIPT } from '../../src/kv/claim-key.script';
 import { countOf, emptyRegisters, mergeSerialized } from '../../src/analytics/hyperloglog';
@@ -250,6 +250,54 @@ describe.each(STORES)('KvStore contract: $name', ({ open }) => {
         'r7',
       ]);
       expect(await store.getString(keys.quota)).toBe('9');
+    });
+
+    it('should stop a capped link at its maxClicks, seeding its counter once', async () => {
+      const creatorId = `${RUN}-cap-creator`;
+      const keys = { ...edgeKeysOf(creatorId, 'live', '203.0.113.20', '2027-01') };
+      keys.stream = `${keys.stream}:${RUN}`;
+      const capKey = linkCapKeyOf(creatorId, `${RUN}-cap-link`);
+      const sets = uniqueVisitorKeys(creatorId, 'live', `${RUN}-cap-link`, '2027-01-01');
+      const admit = (ip: string, maxClicks: number, seed: number | null, record = 'r') => {
+        const request: ClickAdmissionRequest = {
+          keys: { ...keys, ipWindow: edgeKeysOf(creatorId, 'live', ip, '2027-01').ipWindow },
+          nowMs: T0,
+          windowMs: WINDOW_MS,
+          ipLimit: 1,
+          creatorLimit: 100,
+          includedClicks: 100,
+          isHardCap: false,
+          quotaSeed: 0,
+          quotaTtlSeconds: 60,
+          record,
+          uniqueVisitor: {
+            hash: null,
+            linkKey: sets.link,
+            creatorKey: sets.creator,
+            ttlSeconds: 60,
+          },
+          linkCap: { key: capKey, maxClicks, seed },
+        };
+        return store.runScript(
+          CLICK_ADMISSION_SCRIPT,
+          clickAdmissionKeys(request),
+          clickAdmissionArgs(request),
+        );
+      };
+
+      expect(await admit('203.0.113.21', 3, null)).toEqual(['cap_missing', 0]);
+      expect(await admit('203.0.113.21', 3, 1, 'c1')).toEqual(['counted', 1]);
+      // Once the counter exists, a seed changes nothing.
+      expect(await admit('203.0.113.22', 3, 0, 'c2')).toEqual(['counted', 2]);
+      expect(await admit('203.0.113.23', 3, null)).toEqual(['capped', 2]);
+      // Capped before the windows: this address is over its window, and still told `capped`.
+      expect(await admit('203.0.113.21', 3, null)).toEqual(['capped', 2]);
+      expect(await store.getString(capKey)).toBe('3');
+      // A higher cap reopens the link; a lower one caps it at once.
+      expect(await admit('203.0.113.24', 4, null, 'c3')).toEqual(['counted', 3]);
+      expect(await admit('203.0.113.25', 2, null)).toEqual(['capped', 3]);
+      expect(await store.getString(capKey)).toBe('4');
+      expect(await store.streamLength(keys.stream)).toBe(3);
     });
 
     it('should add counted visitors to the day’s unique-visitor sets, and only counted ones', async () => {

@@ -201,6 +201,9 @@ const NO_EXCLUDED_HITS = {
     ip_rate_limited: 0,
     creator_rate_limited: 0,
     quota_exhausted: 0,
+    link_expired: 0,
+    click_cap_reached: 0,
+    cap_unverified: 0,
   },
   revenueNotEarnedUsd: { creator_rate_limited: 0, quota_exhausted: 0 },
 };

@@ -198,6 +198,24 @@ const AMAZON_URL = 'https://www.amazon.com/dp/B0BDHWDR12';
     await edgeVisit(t, `/r/${linkId}`).expect(429);
   });
 
+  it('should stop a capped link at maxClicks across both app nodes (its counter in the creator’s slot)', async () => {
+    const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+    const { linkId } = await createLinkViaApi(createApiClient(t, creator), {
+      originalUrl: buildAmazonUrl(),
+      maxClicks: 5,
+    });
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 12 },
+        async (_, i) => (await edgeVisit(i % 2 ? other : t, `/r/${linkId}`)).status,
+      ),
+    );
+    expect(statuses.filter((status) => status === 302)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 410)).toHaveLength(7);
+    await drain();
+    expect(await storedClicks(linkId)).toBe(5);
+  });
+
   it('should count unique visitors per link and for the creator', async () => {
     const creator = await createCreatorWithKey(t.app, { plan: 'publisher' });
     const api = createApiClient(t, creator);

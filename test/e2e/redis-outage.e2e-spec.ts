@@ -250,6 +250,43 @@ describeWithRedis('Redis outage (e2e; skipped on the embedded store, which has n
     );
 
     it(
+      'should send a capped link to its original URL uncounted while Redis is down, never past its cap',
+      async () => {
+        const creator = await createCreatorWithKey(t.app, { plan: 'enterprise' });
+        const created = await t.http
+          .post('/v1/links')
+          .set('Authorization', creator.authorization)
+          .send({ originalUrl: 'https://www.amazon.com/dp/B0BDHWDR12', maxClicks: 2 })
+          .expect(201);
+        const { linkId, originalUrl } = created.body.data.link as {
+          linkId: string;
+          originalUrl: string;
+        };
+        await edgeVisit(t, `/r/${linkId}`).expect(302);
+        await untilStored(t, linkId, 1);
+        await redis.stop();
+        try {
+          // Each node would seed the cap from the same count: none counts a capped link alone.
+          for (let i = 0; i < 3; i++) {
+            const response = await edgeVisit(t, `/r/${linkId}`).expect(302);
+            expect(response.headers.location).toBe(originalUrl);
+          }
+        } finally {
+          await redis.start();
+        }
+        await untilRedisIsBack(t);
+        // Redis lost the counter: rebuilt from PostgreSQL's one click, one more is counted.
+        await edgeVisit(t, `/r/${linkId}`).expect(302);
+        await edgeVisit(t, `/r/${linkId}`).expect(410);
+        await untilStored(t, linkId, 2);
+        await delay(300);
+        expect(await storedRecordIds(t, linkId)).toHaveLength(2);
+        expect(spooledRecordIds()).toEqual([]);
+      },
+      OUTAGE_TEST_MS,
+    );
+
+    it(
       'should log the outage once when it starts and once when it ends, and no unhandled error',
       async () => {
         recordedLines.length = 0;

@@ -14,6 +14,7 @@ import {
 import { NETWORK_IDS } from '../../networks/network-ids';
 import { RouteFieldsDto } from '../../routing/dto/route-fields.dto';
 import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
+import { IsExpiredUrl, IsExpiresAt, IsMaxClicks } from './link-limits.dto';
 import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override.dto';
 import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
 import { UtmOverrideDto } from './utm-override.dto';
@@ -100,6 +101,14 @@ export class CreateLinkDto extends RouteFieldsDto {
 
   @IsRedirectRules({ isNullable: false })
   rules?: RedirectRuleDto[];
+  @IsExpiresAt(false)
+  expiresAt?: string;
+
+  @IsMaxClicks(false)
+  maxClicks?: number;
+
+  @IsExpiredUrl(false)
+  expiredUrl?: string;
 }
 
 /** `attribution` on create and update: validated and documented once. */

@@ -19,6 +19,7 @@ import { IsNetworkOverrideInput, NetworkOverrideInput } from './network-override
 import { IsAttributionFlag, IsForwardQueryFlag } from './create-link.dto';
 import { IsLinkDomain, IsLinkSlug } from './link-branding.fields';
 import { IsRedirectRules, RedirectRuleDto } from './redirect-rule.dto';
+import { IsExpiredUrl, IsExpiresAt, IsMaxClicks } from './link-limits.dto';
 import { UtmOverrideDto } from './utm-override.dto';
 
 /** Present, and not null: for fields that cannot be removed. */
@@ -105,4 +106,12 @@ export class UpdateLinkDto {
 
   @IsRedirectRules({ isNullable: true })
   rules?: RedirectRuleDto[] | null;
+  @IsExpiresAt(true)
+  expiresAt?: string | null;
+
+  @IsMaxClicks(true)
+  maxClicks?: number | null;
+
+  @IsExpiredUrl(true)
+  expiredUrl?: string | null;
 }
