@@ -30,6 +30,11 @@
  * `attribution` on (the network's sub-id parameter with the click's id appended to each routed
  * URL), and `attribution` reports the redirect's rate and the server's CPU per request both
  * ways, and their ratios. Default profile, one node, not with BENCH_WRITER_COST.
+ *
+ * BENCH_RULES=<n>: the links are made a second time, each with n redirect rules no visitor
+ * matches (a country condition, checked and missed on every click), and each round measures
+ * the redirect a second time on those links; `rules` reports the rate and the server's CPU per
+ * request both ways, their ratios and the added CPU per rule. Default profile, one node, alone.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -92,8 +97,19 @@ const ATTRIBUTION = process.env.BENCH_ATTRIBUTION === '1';
 if (ATTRIBUTION && (WRITER_COST || OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)) {
   throw new Error('BENCH_ATTRIBUTION runs on the default profile, one node, alone');
 }
+// BENCH_RULES=<n> (see the header): every round also on links with n rules that never match.
+const RULES = Number(process.env.BENCH_RULES ?? 0);
+if (!Number.isInteger(RULES) || RULES < 0 || RULES > 20) {
+  throw new Error('BENCH_RULES is a count of rules per link, 0 to 20');
+}
+if (
+  RULES > 0 &&
+  (WRITER_COST || ATTRIBUTION || OTHER_NODES.length > 0 || IS_LARGE || INSTRUCTIONS)
+) {
+  throw new Error('BENCH_RULES runs on the default profile, one node, alone');
+}
 /** Each round's second measurement, if any: the state it is taken in. */
-const COMPARED = WRITER_COST || ATTRIBUTION;
+const COMPARED = WRITER_COST || ATTRIBUTION || RULES > 0;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The large profile warms up longer: its caches start empty and fill from the visits.
@@ -151,6 +167,8 @@ const PRODUCT_URLS = [
   'https://www.etsy.com/listing/123456789/handmade-leather-wallet',
 ];
 const { COUNTRIES } = require('./visitor-countries');
+/** A country none of COUNTRIES is: BENCH_RULES's rules are checked and missed on every click. */
+const UNVISITED_COUNTRY = 'AQ';
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
@@ -377,11 +395,24 @@ async function waitForHealth(port) {
   throw new Error('server did not become healthy');
 }
 
-async function createLinks(keys) {
+/**
+ * Each creator's links through the bulk API; with `ruleCount`, each link carries that many
+ * redirect rules whose country condition no visitor of the lists meets (BENCH_RULES).
+ */
+async function createLinks(keys, ruleCount = 0) {
   const linkIds = [];
+  const productUrl = (n) => PRODUCT_URLS[n % PRODUCT_URLS.length];
   for (const [i, { apiKey }] of keys.entries()) {
     const links = Array.from({ length: LINKS_PER_CREATOR }, (_, j) => ({
-      originalUrl: `${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length]}${PRODUCT_URLS[(i + j) % PRODUCT_URLS.length].includes('?') ? '&' : '?'}v=${i}-${j}`,
+      originalUrl: `${productUrl(i + j)}${productUrl(i + j).includes('?') ? '&' : '?'}v=${i}-${j}`,
+      ...(ruleCount > 0
+        ? {
+            rules: Array.from({ length: ruleCount }, (_, r) => ({
+              destinationUrl: productUrl(i + j + r + 1),
+              countries: [UNVISITED_COUNTRY],
+            })),
+          }
+        : {}),
     }));
     const response = await fetch(`http://127.0.0.1:${PORT}/v1/links/bulk`, {
       method: 'POST',
@@ -575,15 +606,20 @@ function defaultProfile() {
       keys = await seedCreators();
     },
     async afterStart() {
+      const listsOf = (linkIds) =>
+        buildRequestLists(
+          (n) => `/r/${linkIds[(n * 7919) % linkIds.length]}`,
+          REQUESTS_PER_CONNECTION,
+        );
       const linkIds = await createLinks(keys);
+      // BENCH_RULES: the same links again, with rules; the compared state visits these.
+      const ruledLinkIds = RULES > 0 ? await createLinks(keys, RULES) : [];
       return {
         creatorIds: keys.map(({ creatorId }) => creatorId),
         linkCount: linkIds.length,
-        lists: buildRequestLists(
-          (n) => `/r/${linkIds[(n * 7919) % linkIds.length]}`,
-          REQUESTS_PER_CONNECTION,
-        ),
-        setup: {},
+        lists: listsOf(linkIds),
+        comparedLists: RULES > 0 ? listsOf(ruledLinkIds) : null,
+        setup: RULES > 0 ? { rulesPerLink: RULES, linksWithRules: ruledLinkIds.length } : {},
       };
     },
   };
@@ -727,7 +763,13 @@ async function main() {
       services.push(startService(node, 0));
       await waitForHealth(node.port);
     }
-    const { creatorIds, linkCount, lists, setup } = await profile.afterStart();
+    const {
+      creatorIds,
+      linkCount,
+      lists,
+      comparedLists = null,
+      setup,
+    } = await profile.afterStart();
     console.log(
       `bench: ${PROFILE} profile, ${creatorIds.length} creators, ${linkCount} links; warming up ${WARMUP_S}s`,
     );
@@ -741,6 +783,7 @@ async function main() {
     const lookupsAtStart = await scrapeLookups();
     for (const node of NODES) {
       await load(node.port, lists, WARMUP_S);
+      if (comparedLists !== null) await load(node.port, comparedLists, WARMUP_S);
       await load(node.ceilingPort, lists, WARMUP_S);
     }
     const measureCeiling = (i = 0) =>
@@ -801,9 +844,10 @@ async function main() {
             serverPid: services[i].serverPid,
             workerPids: service.workerPids,
           });
+          const stateLists = state === 'compared' && comparedLists !== null ? comparedLists : lists;
           const stateRound = await measured(
             [services[i].serverPid],
-            () => load(node.port, lists, DURATION_S),
+            () => load(node.port, stateLists, DURATION_S),
             serviceEnv().HOST,
           );
           const stoppedAt = Date.now();
@@ -933,6 +977,28 @@ async function main() {
             };
           })()
         : undefined,
+      // Under BENCH_RULES=<n>: the redirect of links without rules and with n, medians of the
+      // rounds, and the server's CPU each rule adds to a click.
+      rules:
+        RULES > 0
+          ? (() => {
+              const cpu = (list) => median(list.map((r) => r.redirect.cpuUsPerRequest));
+              const rate = (list) => median(list.map((r) => r.redirect.requestsPerSecond));
+              const [offCpu, onCpu] = [cpu(rounds), cpu(comparedRounds)];
+              const [offRate, onRate] = [rate(rounds), rate(comparedRounds)];
+              return {
+                rulesPerLink: RULES,
+                withoutRequestsPerSecond: offRate,
+                withRequestsPerSecond: onRate,
+                rateRatio: Number((onRate / offRate).toFixed(3)),
+                withoutServerCpuUsPerRequest: offCpu,
+                withServerCpuUsPerRequest: onCpu,
+                cpuRatio: Number((onCpu / offCpu).toFixed(3)),
+                serverCpuUsPerRule: Number(((onCpu - offCpu) / RULES).toFixed(2)),
+                roundsWith: comparedRounds.map(({ round, redirect: r }) => ({ round, ...r })),
+              };
+            })()
+          : undefined,
       // Under BENCH_ATTRIBUTION=1: the redirect with every creator's attribution off (as
       // configured) and on, medians of the rounds.
       attribution: ATTRIBUTION
