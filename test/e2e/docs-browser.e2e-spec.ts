@@ -13,6 +13,7 @@ import {
   type SendRequest,
 } from '../support/openapi-examples';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { domainFixtures } from '../support/domain-fixture';
 import { webhookDeliveryFixtures } from '../support/webhook-delivery-fixture';
 
 // Debian's Chromium, not a browser build downloaded by Playwright (this machine reaches Debian's
@@ -126,11 +127,10 @@ describeWithBrowser(isSkipped ? `${title} [skipped: ${INSTALL_HINT}]` : title, (
         plan: 'enterprise',
         environment: usesTestKey ? 'test' : 'live',
       });
-      const runner = new ExampleRunner(
-        document,
-        sendWithKey(baseUrl, caller.authorization),
-        webhookDeliveryFixtures(t.app),
-      );
+      const runner = new ExampleRunner(document, sendWithKey(baseUrl, caller.authorization), {
+        ...webhookDeliveryFixtures(t.app),
+        ...domainFixtures(),
+      });
       // Forget the key persistAuthorization kept, then authorise with this caller's.
       await page.evaluate('localStorage.removeItem("authorized")');
       await page.reload();
