@@ -1,37 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
-import { newUlid } from '../common/ids';
-import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../clicks/quota.service';
-import {
-  ClickRecordMessage,
-  ClickRecordTemplate,
-  PerClickFields,
-} from '../analytics/click-record-codec';
-import type { ExcludedHitReason } from '../analytics/excluded-hits';
 import { clickSourceOf } from '../analytics/click-source';
-import { VisitorHasherService } from '../analytics/visitor-hasher.service';
+import type { ExcludedHitReason } from '../analytics/excluded-hits';
 import { ExcludedHit, ExcludedHitsLedgerService } from '../analytics/excluded-hits-ledger.service';
+import { VisitorHasherService } from '../analytics/visitor-hasher.service';
+import { ClickAdmission, EDGE_WINDOW_MS, QuotaService } from '../clicks/quota.service';
 import { Clock } from '../common/clock';
+import { newUlid } from '../common/ids';
 import { InjectConfig } from '../config/config.module';
 import { RedirectConfig } from '../config/env';
-import { FxService } from '../fx/fx.service';
-import type { FxSnapshot } from '../fx/math/fx-snapshot';
-import type { MerchantProfile } from '../merchants/kb/merchant-profile';
-import { MerchantsService } from '../merchants/merchants.service';
-import type { RouteLearning } from '../routing/engine';
-import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-types';
-import { ClickRoute, ClickRouter } from './click-router';
-import { CreatorEdgeProfile, CreatorEdgeProfilesService } from './creator-edge-profiles.service';
-import type { EdgeAnswer } from './edge-answer';
-import { forwardVisitorQuery } from './forward-visitor-query';
-import { LinkRecordsService } from './link-records.service';
+import { isExpiredAt } from '../links/link-limits';
 import type { LinkRoutingRecord } from '../links/link-routing-record';
-import { destinationRecordOf } from '../links/link-destination';
+import type { RoutingTrace, VisitorContext } from '../routing/engine/routing-types';
+import type { ClickRoute } from './click-router';
+import type { CreatorEdgeProfile } from './creator-edge-profiles.service';
+import type { EdgeAnswer } from './edge-answer';
+import { EdgeContext, EdgeReadModel } from './edge-read-model';
+import { explorationLaneFor } from './exploration-draw';
+import { forwardVisitorQuery } from './forward-visitor-query';
 import { matchingRuleIndex, primaryLanguageOf, ruleDeviceOf, RuleVisitor } from './redirect-rules';
 import { userAgentFacts } from './user-agent';
-import { explorationLaneFor } from './exploration-draw';
-import { isExpiredAt } from '../links/link-limits';
-import { RouteLearningService } from './route-learning.service';
 import { EdgeVisitor, readVisitor } from './visitor-context';
 
 /** What a link preview answers: the route a counted click takes, and the engine's trace. */
@@ -56,139 +44,54 @@ export interface EdgeRequest {
 }
 
 /**
- * GET /r/:linkId, the visitor-facing hot path (docs/edge.md "Edge redirector", docs/design.md
- * section 3), in six steps: link record -> visitor (bots, link previews and HEAD requests
- * leave here for the original URL, touching nothing) -> creator profile -> route (memoised
- * engine decision) -> admission (one Redis script applies the edge windows and the quota and
- * records the click) -> answer.
- * The HTTP side, a raw node:http front and a bare Fastify route, is RedirectFronts
- * (redirect-fronts.ts).
+ * GET /r/:linkId (and a branded domain's slug), the visitor-facing hot path (docs/edge.md
+ * "Edge redirector", docs/design.md section 3), in five steps: resolve the link, read the
+ * visitor, route the click, track it, respond. What it reads, and the caches it is read
+ * from, is the EdgeReadModel's (edge-read-model.ts); the HTTP side, a raw node:http front
+ * and a bare Fastify route, is RedirectFronts (redirect-fronts.ts).
  */
 @Injectable()
 export class RedirectHandler {
-  private readonly router = new ClickRouter();
-  /**
-   * Per record (dropped with it), per route: the router hands out one route object per link
-   * and visitor context, so a record has a handful of routes, and the map stays that small.
-   */
-  private readonly recordTemplates = new WeakMap<
-    LinkRoutingRecord,
-    Map<ClickRoute, ClickRecordTemplate>
-  >();
-
   constructor(
     @InjectConfig('redirect') private readonly config: RedirectConfig,
-    private readonly records: LinkRecordsService,
-    private readonly creators: CreatorEdgeProfilesService,
-    private readonly merchants: MerchantsService,
-    private readonly fx: FxService,
+    private readonly edge: EdgeReadModel,
     private readonly quota: QuotaService,
     private readonly excludedHits: ExcludedHitsLedgerService,
     private readonly visitors: VisitorHasherService,
-    private readonly learning: RouteLearningService,
     private readonly clock: Clock,
   ) {}
 
   async answer(request: EdgeRequest): Promise<EdgeAnswer> {
-    // The caches answer synchronously when warm; `await` only when a lookup is really pending.
-    const found = this.records.find(request.linkId);
-    const record = found instanceof Promise ? await found : found;
-    if (record === null) return NOT_FOUND;
-    // Expiry and click caps: a link with neither pays this one check.
-    if (record.limits !== undefined && isExpiredAt(record.limits, this.clock.nowMs())) {
-      return this.expiredAnswer(record, request, 'link_expired');
+    const nowMs = this.clock.nowMs();
+    // 1. Resolve the link; an expired one answers here (a link with no limits pays one check).
+    const found = this.edge.link(request.linkId);
+    const link = found instanceof Promise ? await found : found;
+    if (link === null) return NOT_FOUND;
+    if (link.limits !== undefined && isExpiredAt(link.limits, nowMs)) {
+      return this.expiredAnswer(link, request, 'link_expired', nowMs);
     }
 
+    // 2. Read the visitor: bots, link previews and HEAD requests leave for the original URL,
+    // counted nowhere but the excluded-hit ledger.
     const edge = this.visitorOf(request);
     if (edge.exclusion !== null) {
-      this.excludedHits.record(excludedHitOf(record, edge.exclusion, 0, this.clock.nowMs()));
-      return { kind: 'redirect', location: forwardedTo(record, request, record.originalUrl) };
+      this.excludedHits.record(excludedHitOf(link, edge.exclusion, 0, nowMs));
+      return { kind: 'redirect', location: forwardedTo(link, request, link.originalUrl) };
     }
 
-    const profile = this.creators.find(record.creatorId);
-    const creator = profile instanceof Promise ? await profile : profile;
-    if (creator === null) return NOT_FOUND;
+    // 3. Route the click: a matching rule's destination or the link's, for this visitor.
+    const gathered = this.edge.contextOf(link);
+    const context = gathered instanceof Promise ? await gathered : gathered;
+    if (context === null) return NOT_FOUND;
+    const click = this.routeClick(link, context, edge, request, nowMs);
 
-    const nowMs = this.clock.nowMs();
-    // Redirect rules pick the destination, routed as the link (docs/redirect-rules.md).
-    let ruleIndex: number | null = null;
-    let target = record;
-    if (record.rules !== undefined) {
-      ruleIndex = matchingRuleIndex(record.rules, ruleVisitorOf(request, edge, nowMs));
-      if (ruleIndex !== null) {
-        target = destinationRecordOf(record, record.rules[ruleIndex].destination);
-      }
-    }
-    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const visitorHash = this.visitors.hashOf(
-      request.clientIp,
-      request.headers['user-agent'],
-      nowMs,
-    );
-    let route: ClickRoute;
-    if (creator.routingMode === 'learned') {
-      const found = this.learning.find(creator.creatorId, record.environment);
-      const learning = found instanceof Promise ? await found : found;
-      const lane = explorationLaneFor(learning, edge, visitorHash, record.linkId);
-      route = this.routeFor(target, creator, edge, fx, nowMs, learning, lane);
-    } else {
-      route = this.routeFor(target, creator, edge, fx, nowMs);
-    }
-
+    // 4. Track it: one admission script applies the edge windows, the quota and the link's
+    // cap, and records the click.
     const recordId = newUlid(nowMs);
-    const clickRecord = this.recordTemplateOf(target, route, ruleIndex).encode({
-      recordId,
-      clickedAt: isoTimeOf(nowMs),
-      visitorCountry: edge.visitor?.country ?? null,
-      deviceClass: edge.visitor?.device ?? 'unknown',
-      source: clickSourceOf(request.query),
-    });
-    const admission = await this.quota.admitClick(
-      creator,
-      {
-        linkId: record.linkId,
-        environment: record.environment,
-        clientIp: request.clientIp,
-        visitorHash,
-        record: clickRecord,
-        maxClicks: record.limits?.maxClicks ?? null,
-      },
-      nowMs,
-    );
+    const admission = await this.track(click, recordId, edge, request, nowMs);
 
-    const refusal = ADMISSION_EXCLUSIONS[admission];
-    if (refusal !== undefined) {
-      this.excludedHits.record(excludedHitOf(record, refusal, route.normalizedEpcUsd, nowMs));
-    }
-    if (admission === 'capped') return this.expiredAnswer(record, request, 'click_cap_reached');
-    // Click ids to the networks: the one string append of README "Conversions".
-    const location =
-      route.subIdUrlPrefix !== null && (record.attribution ?? creator.attribution)
-        ? route.subIdUrlPrefix + recordId
-        : route.url;
-    return answerFor(admission, target, location, request);
-  }
-
-  /**
-   * An expired or capped link's answer (docs/edge.md "Expiry and click caps"): its expired URL,
-   * routed for the visitor like any destination (a bot or preview gets the stored route), or
-   * 410. Nothing is counted; the ledger counts the hit.
-   */
-  private async expiredAnswer(
-    record: LinkRoutingRecord,
-    request: EdgeRequest,
-    reason: ExcludedHitReason,
-  ): Promise<EdgeAnswer> {
-    this.excludedHits.record(excludedHitOf(record, reason, 0, this.clock.nowMs()));
-    const destination = record.limits?.expired ?? null;
-    if (destination === null) return GONE;
-    const profile = this.creators.find(record.creatorId);
-    const creator = profile instanceof Promise ? await profile : profile;
-    if (creator === null) return NOT_FOUND;
-    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const expired = destinationRecordOf(record, destination);
-    const route = this.routeFor(expired, creator, this.visitorOf(request), fx, this.clock.nowMs());
-    return { kind: 'redirect', location: forwardedTo(record, request, route.url) };
+    // 5. Respond.
+    return this.respond(click, admission, recordId, request, nowMs);
   }
 
   /**
@@ -201,56 +104,137 @@ export class RedirectHandler {
     visitor: VisitorContext,
     ruleAsk: Omit<RuleVisitor, 'country' | 'nowMs'> & { atMs: number | null },
   ): Promise<LinkPreview | null> {
-    const found = this.records.find(linkId);
-    const record = found instanceof Promise ? await found : found;
-    if (record === null) return null;
-    const profile = this.creators.find(record.creatorId);
-    const creator = profile instanceof Promise ? await profile : profile;
-    if (creator === null) return null;
+    const link = await this.edge.link(linkId);
+    if (link === null) return null;
+    const context = await this.edge.contextOf(link);
+    if (context === null) return null;
     const nowMs = this.clock.nowMs();
-    const fx = this.fx.peekSnapshot() ?? (await this.fx.getLatestSnapshot());
-    const edge: EdgeVisitor = { exclusion: null, visitor };
-    // A preview has no visitor hash, so it never explores: it shows the best route.
-    let learning: RouteLearning | undefined;
-    if (creator.routingMode === 'learned') {
-      learning = await this.learning.find(creator.creatorId, record.environment);
-    }
     const { atMs, ...asked } = ruleAsk;
-    const { rules } = record;
-    const ruleIndex =
-      rules === undefined
-        ? null
-        : matchingRuleIndex(rules, { ...asked, country: visitor.country, nowMs: atMs ?? nowMs });
-    const target =
-      rules === undefined || ruleIndex === null
-        ? record
-        : destinationRecordOf(record, rules[ruleIndex].destination);
-    const route = this.routeFor(target, creator, edge, fx, nowMs, learning);
-    const merchant = this.merchantOf(target);
-    const trace = this.router.trace(target, creator, visitor, merchant, fx, nowMs, learning);
+    const { ruleIndex, target } = this.destinationFor(link, {
+      ...asked,
+      country: visitor.country,
+      nowMs: atMs ?? nowMs,
+    });
+    // A preview has no visitor hash, so it never explores: it shows the best route.
+    const route = this.edge.route(target, context, visitor, nowMs);
+    const trace = this.edge.trace(target, context, visitor, nowMs);
     return { route, trace, ruleIndex };
   }
 
+  /** Step 3 once the context is read: the destination and its route, memoised per visitor. */
+  private routeClick(
+    link: LinkRoutingRecord,
+    context: EdgeContext,
+    edge: EdgeVisitor,
+    request: EdgeRequest,
+    nowMs: number,
+  ): RoutedClick {
+    let ruleIndex: number | null = null;
+    let target = link;
+    if (link.rules !== undefined) {
+      ({ ruleIndex, target } = this.destinationFor(link, ruleVisitorOf(request, edge, nowMs)));
+    }
+    const visitorHash = this.visitors.hashOf(
+      request.clientIp,
+      request.headers['user-agent'],
+      nowMs,
+    );
+    // A learned creator's visitors explore other routes now and then (exploration-draw.ts).
+    const lane =
+      context.learning === undefined
+        ? null
+        : explorationLaneFor(context.learning, edge, visitorHash, link.linkId);
+    const route = this.edge.route(target, context, edge.visitor, nowMs, lane);
+    return { link, target, ruleIndex, creator: context.creator, route, visitorHash };
+  }
+
+  /** The first matching redirect rule's destination, else the link itself (redirect-rules.ts). */
+  private destinationFor(
+    link: LinkRoutingRecord,
+    visitor: RuleVisitor,
+  ): { ruleIndex: number | null; target: LinkRoutingRecord } {
+    const rules = link.rules;
+    const ruleIndex = rules === undefined ? null : matchingRuleIndex(rules, visitor);
+    return rules === undefined || ruleIndex === null
+      ? { ruleIndex: null, target: link }
+      : { ruleIndex, target: this.edge.destinationOf(link, rules[ruleIndex].destination) };
+  }
+
+  /** Step 4: the click's record, admitted (or refused) and recorded by one script. */
+  private track(
+    click: RoutedClick,
+    recordId: string,
+    edge: EdgeVisitor,
+    request: EdgeRequest,
+    nowMs: number,
+  ): Promise<ClickAdmission> {
+    const record = this.edge.clickTemplateOf(click.target, click.route, click.ruleIndex).encode({
+      recordId,
+      clickedAt: isoTimeOf(nowMs),
+      visitorCountry: edge.visitor?.country ?? null,
+      deviceClass: edge.visitor?.device ?? 'unknown',
+      source: clickSourceOf(request.query),
+    });
+    const { link } = click;
+    return this.quota.admitClick(
+      click.creator,
+      {
+        linkId: link.linkId,
+        environment: link.environment,
+        clientIp: request.clientIp,
+        visitorHash: click.visitorHash,
+        record,
+        maxClicks: link.limits?.maxClicks ?? null,
+      },
+      nowMs,
+    );
+  }
+
+  /** Step 5: the answer for the admission; a refused click is in the excluded-hit ledger. */
+  private respond(
+    click: RoutedClick,
+    admission: ClickAdmission,
+    recordId: string,
+    request: EdgeRequest,
+    nowMs: number,
+  ): EdgeAnswer | Promise<EdgeAnswer> {
+    const { link, route } = click;
+    const refusal = ADMISSION_EXCLUSIONS[admission];
+    if (refusal !== undefined) {
+      this.excludedHits.record(excludedHitOf(link, refusal, route.normalizedEpcUsd, nowMs));
+    }
+    if (admission === 'capped') {
+      return this.expiredAnswer(link, request, 'click_cap_reached', nowMs);
+    }
+    // Click ids to the networks: the one string append of README "Conversions".
+    const location =
+      route.subIdUrlPrefix !== null && (link.attribution ?? click.creator.attribution)
+        ? route.subIdUrlPrefix + recordId
+        : route.url;
+    return answerFor(admission, click.target, location, request);
+  }
+
   /**
-   * The encoding of what a link's clicks on one route share, made once per record and route
-   * (a rule's destination has a record of its own, so its index is one per record).
+   * An expired or capped link's answer (docs/edge.md "Expiry and click caps"): its expired URL,
+   * routed for the visitor like any destination (a bot or preview gets the stored route), or
+   * 410. Nothing is counted; the ledger counts the hit.
    */
-  private recordTemplateOf(
-    record: LinkRoutingRecord,
-    route: ClickRoute,
-    ruleIndex: number | null,
-  ): ClickRecordTemplate {
-    let byRoute = this.recordTemplates.get(record);
-    if (byRoute === undefined) {
-      byRoute = new Map();
-      this.recordTemplates.set(record, byRoute);
-    }
-    let template = byRoute.get(route);
-    if (template === undefined) {
-      template = new ClickRecordTemplate(sharedClickFieldsOf(record, route, ruleIndex));
-      byRoute.set(route, template);
-    }
-    return template;
+  private async expiredAnswer(
+    link: LinkRoutingRecord,
+    request: EdgeRequest,
+    reason: ExcludedHitReason,
+    nowMs: number,
+  ): Promise<EdgeAnswer> {
+    this.excludedHits.record(excludedHitOf(link, reason, 0, nowMs));
+    const destination = link.limits?.expired ?? null;
+    if (destination === null) return GONE;
+    const context = await this.edge.contextOf(link);
+    if (context === null) return NOT_FOUND;
+    // Routed by the hints alone: the expired URL is no route a creator's learning knows.
+    const hinted: EdgeContext = { ...context, learning: undefined };
+    const expired = this.edge.destinationOf(link, destination);
+    const route = this.edge.route(expired, hinted, this.visitorOf(request).visitor, nowMs);
+    return { kind: 'redirect', location: forwardedTo(link, request, route.url) };
   }
 
   private visitorOf(request: EdgeRequest): EdgeVisitor {
@@ -264,57 +248,16 @@ export class RedirectHandler {
       request.isHead,
     );
   }
-
-  private routeFor(
-    record: LinkRoutingRecord,
-    creator: CreatorEdgeProfile,
-    edge: EdgeVisitor,
-    fx: FxSnapshot,
-    nowMs: number,
-    learning?: RouteLearning,
-    explorationLane: number | null = null,
-  ): ClickRoute {
-    const merchant = this.merchantOf(record);
-    return this.router.route(
-      record,
-      creator,
-      edge.visitor,
-      merchant,
-      fx,
-      nowMs,
-      learning,
-      explorationLane,
-    );
-  }
-
-  private merchantOf(record: LinkRoutingRecord): MerchantProfile | null {
-    return record.merchantId === null
-      ? null
-      : (this.merchants.knowledgeBase.find(record.merchantId) ?? null);
-  }
 }
 
-/** What every click of a link on one route stores alike (the analytics write side decodes it). */
-function sharedClickFieldsOf(
-  record: LinkRoutingRecord,
-  route: ClickRoute,
-  ruleIndex: number | null,
-): Omit<ClickRecordMessage, keyof PerClickFields> {
-  return {
-    linkId: record.linkId,
-    creatorId: record.creatorId,
-    merchantId: route.merchantId,
-    region: route.region,
-    networkId: route.networkId,
-    preset: record.preset,
-    outcome: route.outcome,
-    normalizedEpcUsd: route.normalizedEpcUsd,
-    confidence: route.confidence,
-    deepLinkUsed: route.deepLinkUsed,
-    privateDealApplied: false,
-    environment: record.environment,
-    ruleIndex,
-  };
+/** A click routed: the link, the destination it goes to (a rule's or its own) and the route. */
+interface RoutedClick {
+  link: LinkRoutingRecord;
+  target: LinkRoutingRecord;
+  ruleIndex: number | null;
+  creator: CreatorEdgeProfile;
+  route: ClickRoute;
+  visitorHash: string | null;
 }
 
 /** What a link's redirect rules read of the request (docs/redirect-rules.md). */

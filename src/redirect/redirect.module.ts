@@ -8,6 +8,7 @@ import { FxModule } from '../fx/fx.module';
 import { LinksModule } from '../links/links.module';
 import { MerchantsModule } from '../merchants/merchants.module';
 import { CreatorEdgeProfilesService } from './creator-edge-profiles.service';
+import { EdgeReadModel } from './edge-read-model';
 import { LinkPreviewController } from './link-preview.controller';
 import { LinkPreviewService } from './link-preview.service';
 import { LinkRecordsService } from './link-records.service';
@@ -25,7 +26,13 @@ import { RedirectHandler } from './redirect.handler';
     NetworksModule,
   ],
   controllers: [LinkPreviewController],
-  providers: [LinkRecordsService, CreatorEdgeProfilesService, RedirectHandler, LinkPreviewService],
+  providers: [
+    LinkRecordsService,
+    CreatorEdgeProfilesService,
+    EdgeReadModel,
+    RedirectHandler,
+    LinkPreviewService,
+  ],
   exports: [RedirectHandler, LinkRecordsService],
 })
 export class RedirectModule {}
