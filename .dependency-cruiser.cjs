@@ -32,6 +32,8 @@ const LAYERS = [
   // The click's write side: admission, quota, edge windows, the outage spool and its replay.
   'clicks',
   'auth',
+  // Branded domains: links take one, the edge resolves their slugs.
+  'domains',
   'links',
   // Conversions in (API, postbacks, import): attributed to clicks, reported to webhooks.
   'conversions',
