@@ -9,8 +9,11 @@ import type {
 } from '../routing/engine/routing-types';
 import type { RouteAnswer, RouteQuestion, RoutingContext } from '../routing/routing.service';
 
-/** A route stored at write time: LinkRoutingRecord.stored's fields. */
-interface StoredRoute {
+/**
+ * A route stored at write time: a link's own (LinkRoutingRecord.stored) or a destination's, served
+ * to visitors the edge knows nothing of.
+ */
+export interface StoredRoute {
   routedUrl: string;
   region: string | null;
   networkId: NetworkId | null;

@@ -1,14 +1,13 @@
 import type { KeyEnvironment } from '../common/access/auth-context';
 import type { ProductCategory } from '../merchants/kb/merchant-profile';
-import type { NetworkId } from '../networks/network-ids';
 import type {
   LinkProbes,
   NetworkOverridePin,
-  RoutingOutcome,
   RoutingPresetId,
   RoutingReason,
   UtmOverride,
 } from '../routing/engine/routing-types';
+import type { StoredRoute } from './link-destination';
 import type { LinkEntity } from './link.entity';
 import type { StoredRedirectRule } from './redirect-rule';
 import { LinkLimits, linkLimitsOf } from './link-limits';
@@ -41,15 +40,7 @@ export interface LinkRoutingRecord {
   /** Click ids to the networks; null: the creator's setting (README "Conversions"). */
   attribution: boolean | null;
   probes: LinkProbes;
-  stored: {
-    routedUrl: string;
-    region: string | null;
-    networkId: NetworkId | null;
-    outcome: RoutingOutcome;
-    normalizedEpcUsd: number;
-    confidenceFactor: number;
-    deepLinkUsed: boolean;
-  };
+  stored: StoredRoute;
   /** Redirect rules (docs/redirect-rules.md); absent when the link has none. */
   rules?: StoredRedirectRule[];
   /** Expiry and click cap (link-limits.ts); absent when the link has neither. */
