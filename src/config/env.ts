@@ -81,6 +81,12 @@ interface AnalyticsPoolConfig {
    * the serving process's CPU, which the redirects share, not the database's.
    */
   pointsPerSecond: number;
+  /**
+   * The most of the time an analytics slot keeps the primary busy, in percent: after a read
+   * that took t ms there, the slot rests t × (100 − share) / share ms before the next read
+   * (database/primary-share.ts). 100: no rest. Reads on a replica never rest.
+   */
+  primarySharePercent: number;
 }
 
 /**
@@ -258,6 +264,7 @@ export const ENV_VARIABLES = [
   'ANALYTICS_STATEMENT_TIMEOUT_MS',
   'ANALYTICS_QUEUE_TIMEOUT_MS',
   'ANALYTICS_POINTS_PER_SECOND',
+  'ANALYTICS_PRIMARY_SHARE_PERCENT',
   'DATABASE_READ_URL',
   'DATABASE_READ_MAX_LAG_S',
   'REDIS_URL',
@@ -600,6 +607,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         statementTimeoutMs: reader.int('ANALYTICS_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
         queueTimeoutMs: reader.int('ANALYTICS_QUEUE_TIMEOUT_MS', 2_000, 0, 60_000),
         pointsPerSecond: reader.int('ANALYTICS_POINTS_PER_SECOND', 50_000, 1, 100_000_000),
+        primarySharePercent: reader.int('ANALYTICS_PRIMARY_SHARE_PERCENT', 25, 1, 100),
       },
       readReplicas: parseReadReplicas(reader, databaseUrl, analyticsPoolSize),
     },

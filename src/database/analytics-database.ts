@@ -2,13 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SlotQueue } from '../common/async/slot-queue';
+import { ReleaseSlot, SlotQueue } from '../common/async/slot-queue';
 import { AppError } from '../common/errors/app-error';
 import { isStatementTimeout } from '../common/errors/database-unavailable';
 import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { DatabaseConfig } from '../config/env';
 import { analyticsPoolOptions } from './analytics-pool';
+import { restAfterPrimaryRead } from './primary-share';
 import { isReplicaFailure, ReadReplicas } from './read-replicas';
 import { AppMetrics } from '../metrics/app-metrics';
 
@@ -29,6 +30,10 @@ const ANSWERED_BY = ['primary', 'replica'] as const;
  *
  * With ANALYTICS_POOL_SIZE=0 (always on PGlite, which serves one session) the reads run on
  * the serving pool, one at a time: the edge then waits behind at most one analytics statement.
+ *
+ * A slot whose read ran on the primary rests before its next read, in proportion to the time
+ * the read took (ANALYTICS_PRIMARY_SHARE_PERCENT, database/primary-share.ts): the slots bound
+ * the primary's connections and, with the rest, the share of its CPU that dashboards take.
  *
  * With read replicas (DATABASE_READ_URL, database/read-replicas.ts) a slot runs its call on a
  * replica keeping up within DATABASE_READ_MAX_LAG_S, else on the primary's analytics pool; a
@@ -72,6 +77,7 @@ export class AnalyticsDatabase implements OnModuleDestroy {
     if (heldSource !== undefined) return work(heldSource);
     const release = await this.slots.acquire();
     if (release === null) throw this.busyError();
+    let primaryBusyMs = 0;
     try {
       const replica = this.replicas.pick();
       if (replica !== null) {
@@ -86,13 +92,18 @@ export class AnalyticsDatabase implements OnModuleDestroy {
         }
       }
       const source = await this.source();
-      const answer = await this.held.run(source, () => work(source));
-      this.answeredBy.primary++;
-      return answer;
+      const startedAt = performance.now();
+      try {
+        const answer = await this.held.run(source, () => work(source));
+        this.answeredBy.primary++;
+        return answer;
+      } finally {
+        primaryBusyMs = performance.now() - startedAt;
+      }
     } catch (error) {
       throw isStatementTimeout(error) ? this.timeoutError() : error;
     } finally {
-      release();
+      this.releaseAfterRest(release, primaryBusyMs);
     }
   }
 
@@ -103,6 +114,20 @@ export class AnalyticsDatabase implements OnModuleDestroy {
       (source) => source.destroy(),
       () => undefined,
     );
+  }
+
+  /**
+   * The slot is given back once it has rested in proportion to the time its read kept the
+   * primary busy (ANALYTICS_PRIMARY_SHARE_PERCENT); the caller has its answer meanwhile.
+   */
+  private releaseAfterRest(release: ReleaseSlot, primaryBusyMs: number): void {
+    const restMs = restAfterPrimaryRead(primaryBusyMs, this.config.analytics.primarySharePercent);
+    if (restMs < 1) {
+      release();
+      return;
+    }
+    // Unreferenced: a resting slot never keeps a stopping process alive.
+    setTimeout(release, restMs).unref();
   }
 
   private source(): Promise<DataSource> {
@@ -121,13 +146,18 @@ export class AnalyticsDatabase implements OnModuleDestroy {
   }
 
   private busyError(): AppError {
-    const { poolSize, queueTimeoutMs } = this.config.analytics;
+    const { poolSize, queueTimeoutMs, primarySharePercent } = this.config.analytics;
     const capacity =
       poolSize === 0
         ? 'one runs at a time on the serving pool (ANALYTICS_POOL_SIZE=0)'
         : `${poolSize} run at once on this server (ANALYTICS_POOL_SIZE)`;
+    const share =
+      primarySharePercent < 100
+        ? `, each keeping the primary busy at most ${primarySharePercent}% of the time ` +
+          '(ANALYTICS_PRIMARY_SHARE_PERCENT)'
+        : '';
     return busy(
-      `Analytics reads are at capacity: ${capacity}, and none finished within ` +
+      `Analytics reads are at capacity: ${capacity}${share}, and none was free within ` +
         `${queueTimeoutMs} ms (ANALYTICS_QUEUE_TIMEOUT_MS). Retry in ` +
         `${ANALYTICS_RETRY_AFTER_SECONDS} seconds.`,
     );

@@ -210,3 +210,60 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
     expect(response.body.data).toMatchObject({ periodStart: '2024-06-01', totalClicks: 0 });
   });
 });
+
+(isEmbedded ? describe.skip : describe)('An analytics slot resting after its read (e2e)', () => {
+  /** The read is held this long in PostgreSQL; at a share of 50% the slot then rests as long. */
+  const HELD_MS = 800;
+  let t: TestApp;
+  let api: ApiClient;
+  let observer: Client;
+  let locker: Client | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      CLICK_CONSUMER_ENABLED: 'false',
+      ANALYTICS_POOL_SIZE: '1',
+      // No waiting in line: a read finding the slot resting is refused at once.
+      ANALYTICS_QUEUE_TIMEOUT_MS: '0',
+      ANALYTICS_PRIMARY_SHARE_PERCENT: '50',
+    });
+    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
+    observer = new Client({ connectionString: process.env.DATABASE_URL });
+    await observer.connect();
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await observer.end();
+    await t.close();
+  });
+
+  const SUMMARY = '/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30';
+
+  it('should refuse the next read while the slot rests, then serve it', async () => {
+    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
+    const first = api.get(SUMMARY).then((response) => response);
+    await pollUntil(
+      () => statementsWaitingOnLock(observer, ROUTE_DAYS_ROLLUP),
+      (waiting) => waiting === 1,
+    );
+    await delay(HELD_MS);
+    await locker.query('COMMIT');
+    expect((await first).status).toBe(200);
+    const answeredAt = Date.now();
+
+    // The caller had its answer; the slot rests about as long as the read kept the primary.
+    const refused = await api.get(SUMMARY);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('ANALYTICS_BUSY');
+    expect(refused.body.error.message).toContain('ANALYTICS_PRIMARY_SHARE_PERCENT');
+    expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+
+    const served = await pollUntil(
+      () => api.get(SUMMARY),
+      (response) => response.status === 200,
+    );
+    expect(served.body.data).toMatchObject({ periodStart: '2024-06-01', totalClicks: 0 });
+    // Not before the rest was over (the read took HELD_MS at least).
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(HELD_MS - 50);
+  });
+});
