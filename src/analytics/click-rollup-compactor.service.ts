@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   BeforeApplicationShutdown,
   Injectable,
@@ -6,7 +7,17 @@ import {
 } from '@nestjs/common';
 import { InjectConfig } from '../config/config.module';
 import { ClicksConfig } from '../config/env';
+import { restAfterPrimaryWork } from '../database/primary-share';
 import { ClickRollupsRepository } from './click-rollups.repository';
+
+/**
+ * The most of the time a compaction's backlog keeps the primary busy: its statements run with
+ * a rest as long as each took between them. A minute of live clicks folds in well under a
+ * second, but a backlog does not: the deltas of an import of history (about one per click when
+ * its clicks spread over many hours) took a core for seconds on end, and the redirects' tail
+ * went up for as long (docs/benchmarks.md "The redirect beside analytics reads").
+ */
+const COMPACTION_SHARE_PERCENT = 50;
 
 /**
  * Folds the deltas the click writers append into the link rollup (docs/analytics.md "Writer
@@ -21,6 +32,14 @@ export class ClickRollupCompactor implements OnApplicationBootstrap, BeforeAppli
   private readonly logger = new Logger(ClickRollupCompactor.name);
   private compacting: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly stopping = new AbortController();
+
+  /** Between two statements of a backlog: COMPACTION_SHARE_PERCENT, until the process stops. */
+  private readonly restAfter = async (busyMs: number): Promise<void> => {
+    const restMs = restAfterPrimaryWork(busyMs, COMPACTION_SHARE_PERCENT);
+    if (restMs < 1 || this.stopping.signal.aborted) return;
+    await delay(restMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+  };
 
   constructor(
     @InjectConfig('clicks') private readonly config: ClicksConfig,
@@ -36,6 +55,9 @@ export class ClickRollupCompactor implements OnApplicationBootstrap, BeforeAppli
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer === null) return;
     clearInterval(this.timer);
+    // A compaction under way stops resting, and the last runs at full speed: the process is
+    // stopping within its deadline, and its clicks have stopped.
+    this.stopping.abort();
     await this.compacting;
     await this.compact();
   }
@@ -44,7 +66,7 @@ export class ClickRollupCompactor implements OnApplicationBootstrap, BeforeAppli
   async compact(): Promise<void> {
     if (this.compacting !== null) return;
     this.compacting = this.rollups
-      .compactLinkDeltas()
+      .compactLinkDeltas({ restAfter: this.restAfter })
       .then(() => undefined)
       .catch((error: unknown) =>
         this.logger.warn(`Click rollup deltas not compacted: ${String(error)}`),

@@ -33,6 +33,18 @@ describe('ClickRollupsRepository.compactLinkDeltas', () => {
     expect(state.batches).toEqual([20_000, 20_000, 20_000]);
   });
 
+  it('should rest between the statements of a backlog, never after the last', async () => {
+    const { state, rollups } = deltasOf(45_000, Infinity);
+    const events: string[] = [];
+    const restAfter = jest.fn((busyMs: number) => {
+      expect(busyMs).toBeGreaterThanOrEqual(0);
+      events.push(`rest after ${state.batches.length}`);
+      return Promise.resolve();
+    });
+    expect(await rollups.compactLinkDeltas({ restAfter })).toBe(45_000);
+    expect(events).toEqual(['rest after 1', 'rest after 2']);
+  });
+
   it('should halve the statement after a statement timeout, and move the whole backlog', async () => {
     const { state, rollups } = deltasOf(12_000, 6_000);
     expect(await rollups.compactLinkDeltas()).toBe(12_000);

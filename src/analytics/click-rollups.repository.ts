@@ -104,16 +104,27 @@ const MIN_COMPACT_BATCH_ROWS = 625;
 
 type Query = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
+/** Awaited between the statements of a compaction, given how long the last one took. */
+export type RestAfterStatement = (busyMs: number) => Promise<void>;
+
 /**
  * Folds every delta, a bounded statement at a time; answers the deltas moved. With
  * `halveOnTimeout` (outside a transaction, which a timed-out statement would abort), a
  * statement cancelled at the statement timeout is asked again for half as many deltas.
+ * `restAfter`, given how long a statement took, is awaited before the next one.
  */
-async function compactAll(query: Query, { halveOnTimeout = false } = {}) {
+async function compactAll(
+  query: Query,
+  {
+    halveOnTimeout = false,
+    restAfter,
+  }: { halveOnTimeout?: boolean; restAfter?: RestAfterStatement } = {},
+): Promise<number> {
   let moved = 0;
   let batchRows = COMPACT_BATCH_ROWS;
   for (;;) {
     let row: { moved: number };
+    const startedAt = performance.now();
     try {
       [row] = (await query(COMPACT_SQL, [batchRows])) as { moved: number }[];
     } catch (error) {
@@ -125,6 +136,7 @@ async function compactAll(query: Query, { halveOnTimeout = false } = {}) {
     }
     moved += row.moved;
     if (row.moved < batchRows) return moved;
+    await restAfter?.(performance.now() - startedAt);
   }
 }
 
@@ -519,11 +531,13 @@ export class ClickRollupsRepository {
    * number of deltas (each one atomic, so every read sees each click once, in the deltas or in
    * the link rollup); answers the deltas moved. A statement past the statement timeout is
    * asked again for half as many (down to MIN_COMPACT_BATCH_ROWS). Compactions run one at a
-   * time; each waits for a settling or rebuild batch.
+   * time; each waits for a settling or rebuild batch. `restAfter` spaces the statements of a
+   * backlog (ClickRollupCompactor).
    */
-  compactLinkDeltas(): Promise<number> {
+  compactLinkDeltas({ restAfter }: { restAfter?: RestAfterStatement } = {}): Promise<number> {
     return compactAll((sql, parameters) => this.dataSource.query(sql, parameters), {
       halveOnTimeout: true,
+      restAfter,
     });
   }
 

@@ -9,7 +9,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { InjectConfig } from '../config/config.module';
 import { DatabaseConfig } from '../config/env';
 import { analyticsPoolOptions } from './analytics-pool';
-import { restAfterPrimaryRead } from './primary-share';
+import { restAfterPrimaryWork } from './primary-share';
 import { isReplicaFailure, ReadReplicas } from './read-replicas';
 import { AppMetrics } from '../metrics/app-metrics';
 
@@ -121,7 +121,7 @@ export class AnalyticsDatabase implements OnModuleDestroy {
    * primary busy (ANALYTICS_PRIMARY_SHARE_PERCENT); the caller has its answer meanwhile.
    */
   private releaseAfterRest(release: ReleaseSlot, primaryBusyMs: number): void {
-    const restMs = restAfterPrimaryRead(primaryBusyMs, this.config.analytics.primarySharePercent);
+    const restMs = restAfterPrimaryWork(primaryBusyMs, this.config.analytics.primarySharePercent);
     if (restMs < 1) {
       release();
       return;

@@ -1,16 +1,16 @@
 import fc from 'fast-check';
-import { restAfterPrimaryRead } from './primary-share';
+import { restAfterPrimaryWork } from './primary-share';
 
-describe('restAfterPrimaryRead', () => {
+describe('restAfterPrimaryWork', () => {
   it('rests as long as the read took at a share of 50%, three times as long at 25%', () => {
-    expect(restAfterPrimaryRead(120, 50)).toBe(120);
-    expect(restAfterPrimaryRead(120, 25)).toBe(360);
+    expect(restAfterPrimaryWork(120, 50)).toBe(120);
+    expect(restAfterPrimaryWork(120, 25)).toBe(360);
   });
 
   it('never rests at 100%, nor after a read that took no time', () => {
-    expect(restAfterPrimaryRead(5_000, 100)).toBe(0);
-    expect(restAfterPrimaryRead(0, 10)).toBe(0);
-    expect(restAfterPrimaryRead(Number.NaN, 10)).toBe(0);
+    expect(restAfterPrimaryWork(5_000, 100)).toBe(0);
+    expect(restAfterPrimaryWork(0, 10)).toBe(0);
+    expect(restAfterPrimaryWork(Number.NaN, 10)).toBe(0);
   });
 
   it('keeps any run of reads, each followed by its rest, at the share', () => {
@@ -20,7 +20,7 @@ describe('restAfterPrimaryRead', () => {
         fc.integer({ min: 1, max: 100 }),
         (reads, share) => {
           const busy = reads.reduce((sum, ms) => sum + ms, 0);
-          const rested = reads.reduce((sum, ms) => sum + restAfterPrimaryRead(ms, share), 0);
+          const rested = reads.reduce((sum, ms) => sum + restAfterPrimaryWork(ms, share), 0);
           expect((100 * busy) / (busy + rested)).toBeCloseTo(share, 6);
         },
       ),
