@@ -52,66 +52,79 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
   return rows[0].waiting;
 }
 
-(isEmbedded ? describe.skip : describe)('Analytics reads beside the edge (e2e)', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let locker: Client | undefined;
-  let observer: Client;
-
+/**
+ * A suite's own app with `env` (clicks left unconsumed), an Enterprise caller, a session that
+ * watches pg_locks, and `lock` to hold a rollup for a test; all closed after the suite.
+ */
+function analyticsSuite(env: Record<string, string>) {
+  const suite = {
+    lock: async (table: string) => (suite.locker = await lockRollup(table)),
+  } as {
+    t: TestApp;
+    api: ApiClient;
+    observer: Client;
+    locker?: Client;
+    lock(table: string): Promise<Client>;
+  };
   beforeAll(async () => {
-    t = await startTestApp({
-      CLICK_CONSUMER_ENABLED: 'false',
-      ANALYTICS_POOL_SIZE: String(ANALYTICS_POOL_SIZE),
-      ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
-      ANALYTICS_STATEMENT_TIMEOUT_MS: '20000',
-      // The slots, not the points budget (which would turn most of the 30 calls away at once).
-      ANALYTICS_POINTS_PER_SECOND: '100000000',
-    });
-    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
-    observer = new Client({ connectionString: process.env.DATABASE_URL });
-    await observer.connect();
+    suite.t = await startTestApp({ CLICK_CONSUMER_ENABLED: 'false', ...env });
+    const caller = await createCreatorWithKey(suite.t.app, { plan: 'enterprise' });
+    suite.api = createApiClient(suite.t, caller);
+    suite.observer = new Client({ connectionString: process.env.DATABASE_URL });
+    await suite.observer.connect();
   });
   afterAll(async () => {
-    await locker?.end();
-    await observer.end();
-    await t.close();
+    await suite.locker?.end();
+    await suite.observer.end();
+    await suite.t.close();
+  });
+  return suite;
+}
+
+(isEmbedded ? describe.skip : describe)('Analytics reads beside the edge (e2e)', () => {
+  const suite = analyticsSuite({
+    ANALYTICS_POOL_SIZE: String(ANALYTICS_POOL_SIZE),
+    ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS),
+    ANALYTICS_STATEMENT_TIMEOUT_MS: '20000',
+    // The slots, not the points budget (which would turn most of the 30 calls away at once).
+    ANALYTICS_POINTS_PER_SECOND: '100000000',
   });
 
   /** Links of creators never clicked: neither record nor profile is cached anywhere yet. */
   async function coldLinks(count: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const owner: TestCreator = await createCreatorWithKey(t.app, { plan: 'publisher' });
-      ids.push((await createLink(t.app, { creatorId: owner.creatorId })).id);
+      const owner: TestCreator = await createCreatorWithKey(suite.t.app, { plan: 'publisher' });
+      ids.push((await createLink(suite.t.app, { creatorId: owner.creatorId })).id);
     }
     return ids;
   }
 
   it('should serve redirects of uncached links while every analytics slot is busy', async () => {
     const linkIds = await coldLinks(20);
-    locker = await lockRollup(AUDIENCE_ROLLUP);
+    const locker = await suite.lock(AUDIENCE_ROLLUP);
     const startedAt = Date.now();
     const answered: { response: Response; elapsedMs: number }[] = [];
     const calls = Array.from({ length: PARALLEL_CALLS }, () =>
-      api.get(HEAVY_TIMESERIES).then((response) => {
+      suite.api.get(HEAVY_TIMESERIES).then((response) => {
         answered.push({ response, elapsedMs: Date.now() - startedAt });
         return response;
       }),
     );
     await pollUntil(
-      () => statementsWaitingOnLock(observer, AUDIENCE_ROLLUP),
+      () => statementsWaitingOnLock(suite.observer, AUDIENCE_ROLLUP),
       (waiting) => waiting >= ANALYTICS_POOL_SIZE,
     );
 
-    const redirects = await Promise.all(linkIds.map((id) => edgeVisit(t, `/r/${id}`)));
-    const otherApiCall = await api.get('/v1/links');
+    const redirects = await Promise.all(linkIds.map((id) => edgeVisit(suite.t, `/r/${id}`)));
+    const otherApiCall = await suite.api.get('/v1/links');
     // The calls beyond the slots wait ANALYTICS_QUEUE_TIMEOUT_MS in line, then are turned away.
     await pollUntil(
       () => Promise.resolve(answered.length),
       (count) => count >= PARALLEL_CALLS - ANALYTICS_POOL_SIZE,
     );
     // Read while the lock is still held: all of the above happened with every slot taken.
-    const waitingMeanwhile = await statementsWaitingOnLock(observer, AUDIENCE_ROLLUP);
+    const waitingMeanwhile = await statementsWaitingOnLock(suite.observer, AUDIENCE_ROLLUP);
     await locker.query('COMMIT');
     await Promise.all(calls);
 
@@ -134,27 +147,15 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
 });
 
 (isEmbedded ? describe.skip : describe)('Analytics statement timeout (e2e)', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let locker: Client | undefined;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      CLICK_CONSUMER_ENABLED: 'false',
-      ANALYTICS_STATEMENT_TIMEOUT_MS: '300',
-      DATABASE_STATEMENT_TIMEOUT_MS: '20000',
-    });
-    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
-  });
-  afterAll(async () => {
-    await locker?.end();
-    await t.close();
+  const suite = analyticsSuite({
+    ANALYTICS_STATEMENT_TIMEOUT_MS: '300',
+    DATABASE_STATEMENT_TIMEOUT_MS: '20000',
   });
 
   it("should cancel an analytics statement after its own timeout, not the edge's", async () => {
-    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
+    const locker = await suite.lock(ROUTE_DAYS_ROLLUP);
     const startedAt = Date.now();
-    const response = await api.get(
+    const response = await suite.api.get(
       '/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30',
     );
     const elapsedMs = Date.now() - startedAt;
@@ -171,34 +172,18 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
 
 (isEmbedded ? describe.skip : describe)('Analytics reads of one call (e2e)', () => {
   const QUEUE_MS = 500;
-  let t: TestApp;
-  let api: ApiClient;
-  let observer: Client;
-  let locker: Client | undefined;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      CLICK_CONSUMER_ENABLED: 'false',
-      ANALYTICS_POOL_SIZE: '1',
-      ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_MS),
-    });
-    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
-    observer = new Client({ connectionString: process.env.DATABASE_URL });
-    await observer.connect();
-  });
-  afterAll(async () => {
-    await locker?.end();
-    await observer.end();
-    await t.close();
+  const suite = analyticsSuite({
+    ANALYTICS_POOL_SIZE: '1',
+    ANALYTICS_QUEUE_TIMEOUT_MS: String(QUEUE_MS),
   });
 
   it('should run a summary in one turn: its ledger never queues behind its own clicks', async () => {
-    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
-    const summary = api
+    const locker = await suite.lock(ROUTE_DAYS_ROLLUP);
+    const summary = suite.api
       .get('/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30')
       .then((response) => response);
     await pollUntil(
-      () => statementsWaitingOnLock(observer, ROUTE_DAYS_ROLLUP),
+      () => statementsWaitingOnLock(suite.observer, ROUTE_DAYS_ROLLUP),
       (waiting) => waiting === 1,
     );
     // Longer than any read may queue: a second turn of the same call would be refused by now.
@@ -214,36 +199,20 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
 (isEmbedded ? describe.skip : describe)('An analytics slot resting after its read (e2e)', () => {
   /** The read is held this long in PostgreSQL; at a share of 50% the slot then rests as long. */
   const HELD_MS = 800;
-  let t: TestApp;
-  let api: ApiClient;
-  let observer: Client;
-  let locker: Client | undefined;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      CLICK_CONSUMER_ENABLED: 'false',
-      ANALYTICS_POOL_SIZE: '1',
-      // No waiting in line: a read finding the slot resting is refused at once.
-      ANALYTICS_QUEUE_TIMEOUT_MS: '0',
-      ANALYTICS_PRIMARY_SHARE_PERCENT: '50',
-    });
-    api = createApiClient(t, await createCreatorWithKey(t.app, { plan: 'enterprise' }));
-    observer = new Client({ connectionString: process.env.DATABASE_URL });
-    await observer.connect();
-  });
-  afterAll(async () => {
-    await locker?.end();
-    await observer.end();
-    await t.close();
+  const suite = analyticsSuite({
+    ANALYTICS_POOL_SIZE: '1',
+    // No waiting in line: a read finding the slot resting is refused at once.
+    ANALYTICS_QUEUE_TIMEOUT_MS: '0',
+    ANALYTICS_PRIMARY_SHARE_PERCENT: '50',
   });
 
   const SUMMARY = '/v1/analytics/summary?periodStart=2024-06-01&periodEnd=2024-06-30';
 
   it('should refuse the next read while the slot rests, then serve it', async () => {
-    locker = await lockRollup(ROUTE_DAYS_ROLLUP);
-    const first = api.get(SUMMARY).then((response) => response);
+    const locker = await suite.lock(ROUTE_DAYS_ROLLUP);
+    const first = suite.api.get(SUMMARY).then((response) => response);
     await pollUntil(
-      () => statementsWaitingOnLock(observer, ROUTE_DAYS_ROLLUP),
+      () => statementsWaitingOnLock(suite.observer, ROUTE_DAYS_ROLLUP),
       (waiting) => waiting === 1,
     );
     await delay(HELD_MS);
@@ -252,14 +221,14 @@ async function statementsWaitingOnLock(session: Client, table: string): Promise<
     const answeredAt = Date.now();
 
     // The caller had its answer; the slot rests about as long as the read kept the primary.
-    const refused = await api.get(SUMMARY);
+    const refused = await suite.api.get(SUMMARY);
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('ANALYTICS_BUSY');
     expect(refused.body.error.message).toContain('ANALYTICS_PRIMARY_SHARE_PERCENT');
     expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
 
     const served = await pollUntil(
-      () => api.get(SUMMARY),
+      () => suite.api.get(SUMMARY),
       (response) => response.status === 200,
     );
     expect(served.body.data).toMatchObject({ periodStart: '2024-06-01', totalClicks: 0 });

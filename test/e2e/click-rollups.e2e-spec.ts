@@ -18,9 +18,6 @@ import { ClickRollupWatermark1764520000000 } from '../../migrations/176452000000
 import { ClickRollupAudienceSplit1764550000000 } from '../../migrations/1764550000000-click-rollup-audience-split';
 import { ClickRollupRegionDays1764600000000 } from '../../migrations/1764600000000-click-rollup-region-days';
 import { ClickRollupLinkDeltas1764620000000 } from '../../migrations/1764620000000-click-rollup-link-deltas';
-import { loadConfig } from '../../src/config/env';
-import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { ENTITIES } from '../../src/entities';
 import { insertClicks } from '../factories/click.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
@@ -35,6 +32,7 @@ import {
   unsettledRowsOf,
   writeClicks,
 } from '../support/click-rollups';
+import { inRolledBackMigration } from '../support/rolled-back-transaction';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const CLAIM_IDLE_MS = 100;
@@ -459,13 +457,7 @@ describe('Click rollups (e2e)', () => {
     );
     // Migrations run unbounded (the CLI's connection), not under the serving statement timeout:
     // the split's down aggregates every settled link row of the shared database.
-    const { database } = loadConfig(process.env);
-    const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1, ENTITIES));
-    await unbounded.initialize();
-    const runner = unbounded.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    try {
+    await inRolledBackMigration(async (runner) => {
       const migration = new ClickRollups1764450000000();
       const watermark = new ClickRollupWatermark1764520000000();
       const split = new ClickRollupAudienceSplit1764550000000();
@@ -479,8 +471,8 @@ describe('Click rollups (e2e)', () => {
       const objects = () =>
         runner.query(
           `SELECT (SELECT count(*) FROM pg_class WHERE relname LIKE 'click\\_rollup%')
-                + (SELECT count(*) FROM pg_proc WHERE proname LIKE 'click\\_rollups\\_%')
-                + (SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'click\\_rollups\\_%') AS count`,
+              + (SELECT count(*) FROM pg_proc WHERE proname LIKE 'click\\_rollups\\_%')
+              + (SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'click\\_rollups\\_%') AS count`,
         ) as Promise<{ count: string }[]>;
       expect(Number((await objects())[0].count)).toBe(0);
       // Stored without rollups (as before the migration), then migrated.
@@ -554,10 +546,6 @@ describe('Click rollups (e2e)', () => {
         const total = (await rows(view)).reduce((sum, row) => sum + Number(row.clicks), 0);
         expect([view, total]).toEqual([view, records.length + more.length]);
       }
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-      await unbounded.destroy();
-    }
+    });
   });
 });

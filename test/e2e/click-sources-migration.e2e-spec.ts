@@ -1,9 +1,5 @@
-import { DataSource, QueryRunner } from 'typeorm';
 import { ulid } from 'ulid';
 import { ClickSources1764730000000 } from '../../migrations/1764730000000-click-sources';
-import { loadConfig } from '../../src/config/env';
-import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { ENTITIES } from '../../src/entities';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import {
   clickWriter,
@@ -13,6 +9,7 @@ import {
   storedRollupsOf,
   writeClicks,
 } from '../support/click-rollups';
+import { inRolledBackMigration } from '../support/rolled-back-transaction';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('ClickSources1764730000000 (e2e)', () => {
@@ -21,23 +18,6 @@ describe('ClickSources1764730000000 (e2e)', () => {
     t = await startTestApp({ CLICK_CONSUMER_ENABLED: 'false' });
   });
   afterAll(() => t.close());
-
-  /** Runs `body` in a transaction of an unbounded connection (as migrations run), rolled back. */
-  async function inRolledBackMigration(body: (runner: QueryRunner) => Promise<void>) {
-    const { database } = loadConfig(process.env);
-    const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1, ENTITIES));
-    await unbounded.initialize();
-    const runner = unbounded.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    try {
-      await body(runner);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-      await unbounded.destroy();
-    }
-  }
 
   it('should key the rollups by source, fold the sources into link rows on down, and start over as link on up', async () => {
     const { creatorId } = await createCreatorWithKey(t.app, { plan: 'enterprise' });

@@ -10,7 +10,7 @@ import {
 } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
-import { DESKTOP_BROWSER_UA, edgeVisit } from '../support/edge-visit';
+import { DESKTOP_BROWSER_UA, edgeVisit, VISITOR_USER_AGENTS } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
 
@@ -173,7 +173,7 @@ describe('Link expiry and click caps (e2e)', () => {
       expect(location.searchParams.get('src')).toBe('news');
       // A bot gets the expired URL's stored route, tagged too.
       const bot = await edgeVisit(t, `/r/${link.linkId}`, {
-        'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        'User-Agent': VISITOR_USER_AGENTS.bot,
       }).expect(302);
       expect(new URL(bot.headers.location).searchParams.get('tag')).toBe(creatorTag);
       expect(await countedClicks(link.linkId)).toBe(0);

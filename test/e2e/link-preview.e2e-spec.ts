@@ -1,17 +1,10 @@
 import { buildAmazonUrl, createLinkViaApi, LinkBody } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
-import { edgeVisit } from '../support/edge-visit';
+import { edgeVisit, VISITOR_USER_AGENTS } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const USER_AGENTS = {
-  desktop:
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
-  ios: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
-};
-type Device = keyof typeof USER_AGENTS;
+type Device = Exclude<keyof typeof VISITOR_USER_AGENTS, 'bot'>;
 
 describe('Link preview (e2e)', () => {
   let t: TestApp;
@@ -28,7 +21,7 @@ describe('Link preview (e2e)', () => {
   /** Where a real visit sends this visitor (a trusted proxy's country header, a browser UA). */
   const visit = async (country: string, device: Device): Promise<string> => {
     const response = await edgeVisit(t, `/r/${link.linkId}`, {
-      'User-Agent': USER_AGENTS[device],
+      'User-Agent': VISITOR_USER_AGENTS[device],
       'CF-IPCountry': country,
     });
     expect(response.status).toBe(302);

@@ -2,18 +2,9 @@ import { ClickStreamConsumer } from '../../src/analytics/click-stream.consumer';
 import { buildAmazonUrl, createLinkViaApi, generateAsin } from '../factories/api-link.factory';
 import { createCreatorWithKey } from '../factories/creator.factory';
 import { ApiClient, createApiClient } from '../support/api-client';
-import { edgeVisit } from '../support/edge-visit';
+import { edgeVisit, VISITOR_USER_AGENTS } from '../support/edge-visit';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestClock } from '../support/test-clock';
-
-const USER_AGENTS = {
-  desktop:
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
-  ios: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
-  bot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-};
 
 /** Destinations outside the knowledge base: served as they are, so a test reads which one. */
 const PAGE_A = 'https://shop.example.com/a';
@@ -56,9 +47,11 @@ describe('Redirect rules (e2e)', () => {
         { destinationUrl: PAGE_A, devices: ['ios'] },
         { destinationUrl: PAGE_B, devices: ['android'] },
       ]);
-      expect(await visit(link.linkId, { 'User-Agent': USER_AGENTS.ios })).toBe(PAGE_A);
-      expect(await visit(link.linkId, { 'User-Agent': USER_AGENTS.android })).toBe(PAGE_B);
-      expect(await visit(link.linkId, { 'User-Agent': USER_AGENTS.desktop })).toBe(link.routedUrl);
+      expect(await visit(link.linkId, { 'User-Agent': VISITOR_USER_AGENTS.ios })).toBe(PAGE_A);
+      expect(await visit(link.linkId, { 'User-Agent': VISITOR_USER_AGENTS.android })).toBe(PAGE_B);
+      expect(await visit(link.linkId, { 'User-Agent': VISITOR_USER_AGENTS.desktop })).toBe(
+        link.routedUrl,
+      );
     });
 
     it("should pick a rule by the first Accept-Language entry's primary language", async () => {
@@ -110,7 +103,7 @@ describe('Redirect rules (e2e)', () => {
       const link = await createWithRules([
         { destinationUrl: PAGE_A, countries: ['DE'], devices: ['android'] },
       ]);
-      const android = { 'User-Agent': USER_AGENTS.android };
+      const android = { 'User-Agent': VISITOR_USER_AGENTS.android };
       expect(await visit(link.linkId, { ...android, 'CF-IPCountry': 'DE' })).toBe(PAGE_A);
       expect(await visit(link.linkId, { ...android, 'CF-IPCountry': 'FR' })).not.toBe(PAGE_A);
       expect(await visit(link.linkId, { 'CF-IPCountry': 'DE' })).not.toBe(PAGE_A);
@@ -150,7 +143,9 @@ describe('Redirect rules (e2e)', () => {
 
   it('should send bots to the original URL whatever the rules', async () => {
     const link = await createWithRules([{ destinationUrl: PAGE_A, countries: ['US'] }]);
-    expect(await visit(link.linkId, { 'User-Agent': USER_AGENTS.bot })).toBe(link.originalUrl);
+    expect(await visit(link.linkId, { 'User-Agent': VISITOR_USER_AGENTS.bot })).toBe(
+      link.originalUrl,
+    );
   });
 
   it('should name the matching rule in a preview', async () => {

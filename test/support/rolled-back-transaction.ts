@@ -1,4 +1,7 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { loadConfig } from '../../src/config/env';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 
 /**
  * Runs `work` in a transaction of its own that is always rolled back: for suites that change
@@ -16,5 +19,22 @@ export async function inRolledBackTransaction(
   } finally {
     await runner.rollbackTransaction();
     await runner.release();
+  }
+}
+
+/**
+ * Runs `work` as a migration runs (a connection of its own, no serving statement timeout), in a
+ * transaction always rolled back: for tests of a migration's up and down on the shared database.
+ */
+export async function inRolledBackMigration(
+  work: (runner: QueryRunner) => Promise<void>,
+): Promise<void> {
+  const { database } = loadConfig(process.env);
+  const unbounded = new DataSource(buildDataSourceOptions(database.url ?? '', 1, ENTITIES));
+  await unbounded.initialize();
+  try {
+    await inRolledBackTransaction(unbounded, work);
+  } finally {
+    await unbounded.destroy();
   }
 }
